@@ -1,0 +1,588 @@
+"""What every game shares: states made of piles, the rules interface, outcomes, and :class:`Game`.
+
+A game module defines a :class:`Rules` subclass: how to deal, which moves are legal, how a move
+changes the state (with the forced moves it causes), and when the game is over. :class:`Game`
+wraps rules and a state with what every game needs the same way: a move stack with undo and redo,
+the "no position repeated" rule of RULES.md, outcomes, positions and views as JSON.
+
+The engine knows nothing of the command line, the web or storage.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from .cards import Card, CardError
+from .deals import check_deal, random_deal
+from .moves import Move, MoveSyntaxError
+from .options import Option, OptionValue, format_options, validate
+
+__all__ = [
+    "POSITION_VERSION",
+    "Game",
+    "IllegalMove",
+    "Outcome",
+    "PositionError",
+    "Rules",
+    "State",
+]
+
+POSITION_VERSION = 1
+
+JSON = dict[str, Any]
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow here; the message says why. The state is unchanged."""
+
+    def __init__(self, move: Move | str | None, reason: str) -> None:
+        self.move = move
+        self.reason = reason
+        prefix = f"illegal move {move}: " if move is not None else ""
+        super().__init__(prefix + reason)
+
+
+class PositionError(ValueError):
+    """A position JSON that is malformed or impossible for its game."""
+
+
+@dataclass
+class State:
+    """The cards of a game as named piles.
+
+    ``piles[name]`` lists a pile's cards bottom to top; its lowest ``down[name]`` cards lie face
+    down. Games add their own fields (whose turn, passes used, ...) in subclasses.
+    """
+
+    piles: dict[str, list[Card]]
+    down: dict[str, int]
+
+    def copy(self) -> Self:
+        """An independent copy: piles are copied, other fields are immutable values."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.piles = {name: cards[:] for name, cards in self.piles.items()}
+        clone.down = dict(self.down)
+        return clone
+
+    def top(self, pile: str) -> Card | None:
+        """The top card of a pile, or None if it is empty."""
+        cards = self.piles[pile]
+        return cards[-1] if cards else None
+
+    def face_up(self, pile: str) -> list[Card]:
+        """The face-up cards of a pile, bottom to top."""
+        return self.piles[pile][self.down[pile] :]
+
+    def up_count(self, pile: str) -> int:
+        """How many face-up cards lie on a pile."""
+        return len(self.piles[pile]) - self.down[pile]
+
+    def take(self, pile: str, count: int = 1) -> list[Card]:
+        """Remove and return the top ``count`` cards (face up) of a pile."""
+        cards = self.piles[pile]
+        taken = cards[-count:]
+        del cards[-count:]
+        self.down[pile] = min(self.down[pile], len(cards))
+        return taken
+
+    def turn_up_top(self, pile: str) -> Move | None:
+        """Turn up the top card of a pile if it is face down; return the forced ``flip`` move."""
+        cards = self.piles[pile]
+        if cards and self.down[pile] == len(cards):
+            self.down[pile] -= 1
+            return Move.act("flip", pile=pile, card=str(cards[-1]))
+        return None
+
+    def all_cards(self) -> list[Card]:
+        """Every card in the state, pile by pile (games with hands add those)."""
+        return [card for cards in self.piles.values() for card in cards]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game stands: ``result`` is ``ongoing``, ``won``, ``lost`` or ``draw``.
+
+    ``reason`` says why the game ended; ``winner`` is the winning seat of a multi-player game;
+    ``scores`` holds each seat's (or side's) score where the game keeps one, and ``score`` a
+    one-player game's score (Accordion's piles left).
+    """
+
+    result: str
+    reason: str = ""
+    winner: int | None = None
+    scores: tuple[int, ...] | None = None
+    score: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.result != "ongoing"
+
+    def to_json(self) -> JSON:
+        """The outcome as JSON; absent parts are left out."""
+        data: JSON = {"result": self.result}
+        if self.reason:
+            data["reason"] = self.reason
+        if self.winner is not None:
+            data["winner"] = self.winner
+        if self.scores is not None:
+            data["scores"] = list(self.scores)
+        if self.score is not None:
+            data["score"] = self.score
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """Read an outcome written by :meth:`to_json`."""
+        scores = data.get("scores")
+        return cls(
+            result=str(data["result"]),
+            reason=str(data.get("reason", "")),
+            winner=data.get("winner"),
+            scores=tuple(scores) if scores is not None else None,
+            score=data.get("score"),
+        )
+
+
+ONGOING = Outcome("ongoing")
+
+S = TypeVar("S", bound=State)
+
+
+class Rules(abc.ABC, Generic[S]):
+    """The rules of one game with its options bound. Subclasses are registered by name.
+
+    A rules object is stateless apart from its options: states are passed in and returned, so
+    search code can use rules directly without a :class:`Game`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    #: The pile names of this game, in the order positions list them.
+    pile_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        self.options: dict[str, OptionValue] = validate(
+            self.option_specs, dict(options or {}), self.name
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r})"
+
+    @property
+    def players(self) -> int:
+        """The number of seats at the table (1 for the patience games)."""
+        return 1
+
+    def options_text(self) -> str:
+        """The options as ``KEY=VALUE`` pairs joined by commas, in the game's order."""
+        return format_options(self.option_specs, self.options)
+
+    # -- what every game defines -----------------------------------------------------------
+
+    @abc.abstractmethod
+    def deal(self, deal: int) -> S:
+        """The starting state for a deal number, dealt as RULES.md and docs/deals.md say."""
+
+    @abc.abstractmethod
+    def candidate_moves(self, state: S) -> list[Move]:
+        """Every move the rules allow in ``state``, before the no-repetition rule, in a fixed
+        order."""
+
+    @abc.abstractmethod
+    def apply(self, state: S, move: Move) -> tuple[S, list[Move]]:
+        """The state after ``move`` and its forced moves; ``state`` itself is not changed.
+
+        Raises :class:`IllegalMove` with the reason when the rules do not allow ``move``.
+        """
+
+    @abc.abstractmethod
+    def finished(self, state: S) -> Outcome | None:
+        """The outcome if the rules end the game in ``state`` (a win, a block), else None."""
+
+    def stuck(self, state: S) -> Outcome:
+        """The outcome when no legal move is left (a one-player game is then lost)."""
+        return Outcome("lost", "no legal move left")
+
+    # -- shared behaviour that games may refine --------------------------------------------
+
+    def current_player(self, state: S) -> int:
+        """The seat to move (always 0 in a one-player game)."""
+        return 0
+
+    def key(self, state: S) -> Hashable:
+        """What makes two positions the same for the no-repetition rule: every pile in order,
+        face up or down. Two copies of a card count as the same card."""
+        return tuple(
+            (state.down[name], tuple(card % 52 for card in state.piles[name]))
+            for name in self.pile_names
+        )
+
+    def extra_json(self, state: S) -> JSON:
+        """The game's parts of the position beside ``piles`` (passes used, whose turn, ...)."""
+        return {}
+
+    @abc.abstractmethod
+    def from_json_parts(self, piles: dict[str, list[Card]], down: dict[str, int], data: JSON) -> S:
+        """Build a state from the piles of a position JSON and its other parts; check that the
+        position is possible for this game and raise :class:`PositionError` if not."""
+
+    def view_piles(self, state: S, seat: int) -> dict[str, JSON]:
+        """Piles as ``seat`` sees them: face-down cards are ``null``."""
+        return {
+            name: {
+                "down": [None] * state.down[name],
+                "up": [str(card) for card in state.face_up(name)],
+            }
+            for name in self.pile_names
+        }
+
+    def all_cards_expected(self) -> int:
+        """How many cards the game uses."""
+        return 52
+
+    # -- positions -----------------------------------------------------------------------
+
+    def position_json(self, state: S, deal: int | None) -> JSON:
+        """The exact position, hidden cards included (docs/formats.md)."""
+        return {
+            "version": POSITION_VERSION,
+            "game": self.name,
+            "options": dict(self.options),
+            "deal": deal,
+            "piles": {
+                name: {
+                    "down": [str(card) for card in state.piles[name][: state.down[name]]],
+                    "up": [str(card) for card in state.face_up(name)],
+                }
+                for name in self.pile_names
+            },
+            **self.extra_json(state),
+        }
+
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """Read the piles of a position JSON (cards as strings) and hand over to the game."""
+        piles_data = data.get("piles")
+        if not isinstance(piles_data, Mapping):
+            raise PositionError("a position needs 'piles': an object of pile name -> down/up")
+        missing = [name for name in self.pile_names if name not in piles_data]
+        unknown = [name for name in piles_data if name not in self.pile_names]
+        if missing or unknown:
+            raise PositionError(
+                f"{self.name} positions have exactly the piles {', '.join(self.pile_names)}"
+                + (f"; missing: {', '.join(missing)}" if missing else "")
+                + (f"; unknown: {', '.join(map(str, unknown))}" if unknown else "")
+            )
+        seen: dict[int, int] = {}
+        piles: dict[str, list[Card]] = {}
+        down: dict[str, int] = {}
+        for name in self.pile_names:
+            pile = piles_data[name]
+            if not isinstance(pile, Mapping) or set(pile) - {"down", "up"}:
+                raise PositionError(f"pile {name} must be an object with 'down' and 'up' lists")
+            cards: list[Card] = []
+            for part in ("down", "up"):
+                texts = pile.get(part, [])
+                if not isinstance(texts, list):
+                    raise PositionError(f"pile {name}: '{part}' must be a list of cards")
+                for text in texts:
+                    if not isinstance(text, str):
+                        raise PositionError(f'pile {name}: {text!r} is not a card like "Th"')
+                    try:
+                        face = Card.parse(text).face
+                    except CardError as error:
+                        raise PositionError(f"pile {name}: {error}") from None
+                    # Copies of a card get their pack in the order the position lists them.
+                    copy = seen.get(face, 0)
+                    seen[face] = copy + 1
+                    if copy >= self.all_cards_expected() // 52:
+                        raise PositionError(f"card {text} appears more often than the packs hold")
+                    cards.append(Card(copy * 52 + face))
+            piles[name] = cards
+            down[name] = len(pile.get("down", []))
+        return self.from_json_parts(piles, down, dict(data))
+
+
+@dataclass
+class _Step:
+    move: Move
+    forced: list[Move]
+    before: State
+    key: Hashable
+
+
+@dataclass
+class _Successor:
+    move: Move
+    state: State
+    forced: list[Move]
+    key: Hashable
+
+
+@dataclass
+class Game:
+    """A game in progress: rules, the current state, and the moves that led there.
+
+    Create one with :func:`patience.new` or :meth:`Game.from_position`. Moves are pushed and
+    popped as in python-chess; an illegal move raises :class:`IllegalMove` and changes nothing.
+    """
+
+    rules: Rules[Any]
+    state: State
+    deal: int | None
+    _start: State = field(repr=False)
+    _stack: list[_Step] = field(default_factory=list, repr=False)
+    _redo: list[Move] = field(default_factory=list, repr=False)
+    _seen: set[Hashable] = field(default_factory=set, repr=False)
+    _successors: list[_Successor] | None = field(default=None, repr=False)
+    resigned: bool = False
+
+    @classmethod
+    def create(cls, rules: Rules[Any], deal: int | None = None, state: State | None = None) -> Game:
+        """A new game from a deal number (a random one if None) or from a given state."""
+        if state is None:
+            deal = random_deal() if deal is None else check_deal(deal)
+            state = rules.deal(deal)
+        game = cls(rules=rules, state=state, deal=deal, _start=state)
+        game._seen.add(rules.key(state))
+        return game
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any]) -> Game:
+        """Continue a game from a position JSON (docs/formats.md)."""
+        from .games import get_rules
+
+        if not isinstance(data, Mapping):
+            raise PositionError("a position is a JSON object")
+        if data.get("version", POSITION_VERSION) != POSITION_VERSION:
+            raise PositionError(
+                f"position version {data.get('version')!r} is not supported "
+                f"(this program reads version {POSITION_VERSION})"
+            )
+        name = data.get("game")
+        if not isinstance(name, str):
+            raise PositionError("a position needs 'game': the game's name")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise PositionError("'options' must be an object of option name -> value")
+        rules = get_rules(name, options)
+        deal = data.get("deal")
+        if deal is not None:
+            deal = check_deal(deal)
+        return cls.create(rules, deal=deal, state=rules.state_from_json(data))
+
+    def __repr__(self) -> str:
+        return f"Game({self.rules.name!r}, deal={self.deal}, options={self.rules.options!r})"
+
+    # -- properties ------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The game's name as in RULES.md (``klondike``)."""
+        return self.rules.name
+
+    @property
+    def options(self) -> dict[str, OptionValue]:
+        """The game's options, defaults filled in."""
+        return dict(self.rules.options)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The player moves made so far, oldest first."""
+        return [step.move for step in self._stack]
+
+    @property
+    def forced_stack(self) -> list[list[Move]]:
+        """For each player move, the forced moves that followed it."""
+        return [list(step.forced) for step in self._stack]
+
+    @property
+    def start_state(self) -> State:
+        """The state the game started from (a copy)."""
+        return self._start.copy()
+
+    def current_player(self) -> int:
+        """The seat to move."""
+        return self.rules.current_player(self.state)
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def _compute_successors(self) -> list[_Successor]:
+        if self._successors is None:
+            result = []
+            if not self.resigned and self.rules.finished(self.state) is None:
+                for move in self.rules.candidate_moves(self.state):
+                    after, forced = self.rules.apply(self.state, move)
+                    key = self.rules.key(after)
+                    if key not in self._seen:
+                        result.append(_Successor(move, after, forced, key))
+            self._successors = result
+        return self._successors
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, in a fixed order (moves that would repeat a position are left out)."""
+        return [successor.move for successor in self._compute_successors()]
+
+    def is_legal(self, move: Move | str) -> bool:
+        """True if ``move`` may be pushed now."""
+        try:
+            self._find(self.parse_move(move) if isinstance(move, str) else move)
+        except (IllegalMove, MoveSyntaxError):
+            return False
+        return True
+
+    def parse_move(self, text: str | Mapping[str, Any]) -> Move:
+        """Read a move as a person or a program writes it (text notation or JSON form).
+
+        Leniency for people: ``t3-f`` sends a card to whichever foundation takes it, and a card
+        move without a count takes the one count that is legal if one card would not be.
+        """
+        move = Move.from_json(text) if isinstance(text, Mapping) else Move.parse(text)
+        if move.is_action:
+            return move
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        count_given = ("count" in text) if isinstance(text, Mapping) else (":" in text)
+        if move.target == "f":
+            for other in legal:
+                if (
+                    other.source == move.source
+                    and _is_foundation(other.target)
+                    and other.count == move.count
+                ):
+                    return other
+            return move
+        if not count_given:
+            same_piles = [
+                other
+                for other in legal
+                if other.source == move.source and other.target == move.target
+            ]
+            if len(same_piles) == 1:
+                return same_piles[0]
+        return move
+
+    def _find(self, move: Move) -> _Successor:
+        outcome = self.outcome()
+        if outcome.is_over:
+            raise IllegalMove(move, f"the game is over ({outcome.result}: {outcome.reason})")
+        for successor in self._compute_successors():
+            if successor.move == move:
+                return successor
+        # Not legal: let the rules say why, or it repeats a position.
+        after, _ = self.rules.apply(self.state, move)
+        if self.rules.key(after) in self._seen:
+            raise IllegalMove(move, "it would recreate a position already reached in this game")
+        raise IllegalMove(move, "the rules do not allow it here")  # pragma: no cover
+
+    def push(self, move: Move | str | Mapping[str, Any]) -> list[Move]:
+        """Make a move (a :class:`Move`, text or JSON form); return the forced moves it caused.
+
+        Raises :class:`IllegalMove` (a ``ValueError``) saying why, and changes nothing, when the
+        move is not legal.
+        """
+        if not isinstance(move, Move):
+            try:
+                move = self.parse_move(move)
+            except MoveSyntaxError as error:
+                raise IllegalMove(None, str(error)) from None
+        successor = self._find(move)
+        self._stack.append(_Step(move, successor.forced, self.state, successor.key))
+        self._seen.add(successor.key)
+        self.state = successor.state
+        self._successors = None
+        if self._redo and self._redo[-1] == move:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        return list(successor.forced)
+
+    def pop(self) -> Move:
+        """Undo the last player move together with its forced moves; return it."""
+        if not self._stack:
+            raise IllegalMove(None, "there is no move to undo")
+        step = self._stack.pop()
+        self._seen.discard(step.key)
+        self.state = step.before
+        self._successors = None
+        self.resigned = False
+        self._redo.append(step.move)
+        return step.move
+
+    def redo(self) -> Move:
+        """Make again the last undone move; return it."""
+        if not self._redo:
+            raise IllegalMove(None, "there is no undone move to redo")
+        move = self._redo[-1]
+        self.push(move)
+        return move
+
+    def can_redo(self) -> bool:
+        """True if there is an undone move to make again."""
+        return bool(self._redo)
+
+    def resign(self) -> None:
+        """Give up: a one-player game is then lost."""
+        self.resigned = True
+        self._successors = None
+
+    # -- outcome ---------------------------------------------------------------------------
+
+    def outcome(self) -> Outcome:
+        """How the game stands: ongoing, or won/lost/draw with the reason."""
+        finished = self.rules.finished(self.state)
+        if finished is not None:
+            return finished
+        if self.resigned:
+            return Outcome("lost", "resigned")
+        if not self._compute_successors():
+            return self.rules.stuck(self.state)
+        return ONGOING
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.outcome().is_over
+
+    # -- JSON ------------------------------------------------------------------------------
+
+    def position(self) -> JSON:
+        """The exact position as JSON, hidden cards included (docs/formats.md)."""
+        return self.rules.position_json(self.state, self.deal)
+
+    def view(self, seat: int = 0) -> JSON:
+        """What ``seat`` may see: the position with every hidden card ``null``, plus the seat and
+        its legal moves (JSON form) when it is that seat's turn."""
+        data = self.position()
+        data["piles"] = self.rules.view_piles(self.state, seat)
+        data.pop("deal", None)
+        data["seat"] = seat
+        your_turn = self.current_player() == seat
+        data["legal_moves"] = [move.to_json() for move in self.legal_moves()] if your_turn else []
+        data["outcome"] = self.outcome().to_json()
+        return data
+
+    def replay_moves(self, moves: Iterable[Move | str]) -> None:
+        """Push several moves in order (stops at the first illegal one, raising)."""
+        for move in moves:
+            self.push(move)
+
+
+def _is_foundation(pile: str | None) -> bool:
+    return pile is not None and pile.startswith("f") and pile[1:].isdigit()
+
+
+def check_forced(expected: Sequence[Move], actual: Sequence[Move]) -> str | None:
+    """Compare forced moves written in a record with those the engine made; say what differs."""
+    if list(expected) == list(actual):
+        return None
+    shown = " ".join(move.text() for move in actual) or "none"
+    written = " ".join(move.text() for move in expected) or "none"
+    return f"the record says the forced moves were {written}, but they were {shown}"
