@@ -22,6 +22,10 @@ from collections.abc import Iterable, Iterator
 
 __all__ = [
     "CARDS_PER_PACK",
+    "IS_RED",
+    "MAX_COPIES",
+    "RANK_OF",
+    "SUIT_OF",
     "Card",
     "CardError",
     "Colour",
@@ -34,6 +38,8 @@ __all__ = [
 ]
 
 CARDS_PER_PACK = 52
+#: Copies of one card a game may hold: two packs, or eight in one-suit Spider's 104 spades.
+MAX_COPIES = 8
 
 
 class CardError(ValueError):
@@ -117,12 +123,15 @@ class Rank(enum.IntEnum):
 
 
 # Lookup tables: properties of a card value are table reads, not arithmetic, on hot paths.
-_RANKS = tuple(Rank(v % CARDS_PER_PACK % 13 + 1) for v in range(2 * CARDS_PER_PACK))
-_SUITS = tuple(Suit(v % CARDS_PER_PACK // 13) for v in range(2 * CARDS_PER_PACK))
+_RANKS = tuple(Rank(v % CARDS_PER_PACK % 13 + 1) for v in range(MAX_COPIES * CARDS_PER_PACK))
+_SUITS = tuple(Suit(v % CARDS_PER_PACK // 13) for v in range(MAX_COPIES * CARDS_PER_PACK))
 
 
 class Card(int):
     """One physical card: an ``int`` whose value is ``pack * 52 + suit * 13 + rank - 1``.
+
+    ``pack`` is 0 or 1 in two-pack games; it counts the copies of a card (up to 8, for one-suit
+    Spider) where a game holds more.
 
     Two cards compare equal only if they are the same physical card; use :meth:`same_face`
     to compare rank and suit.
@@ -131,8 +140,8 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Card:
-        if not 0 <= value < 2 * CARDS_PER_PACK:
-            raise CardError(f"card value {value} out of range 0..{2 * CARDS_PER_PACK - 1}")
+        if not 0 <= value < MAX_COPIES * CARDS_PER_PACK:
+            raise CardError(f"card value {value} out of range 0..{MAX_COPIES * CARDS_PER_PACK - 1}")
         return _CARDS[value] if _CARDS else int.__new__(cls, value)
 
     @classmethod
@@ -168,7 +177,7 @@ class Card(int):
 
     @property
     def pack(self) -> int:
-        """Which pack (0 or 1) this physical card belongs to."""
+        """Which pack (copy number, 0 first) this physical card belongs to."""
         return int(self) // CARDS_PER_PACK
 
     @property
@@ -200,7 +209,13 @@ class Card(int):
 
 
 _CARDS: tuple[Card, ...] = ()
-_CARDS = tuple(Card(v) for v in range(2 * CARDS_PER_PACK))
+_CARDS = tuple(Card(v) for v in range(MAX_COPIES * CARDS_PER_PACK))
+
+#: ``RANK_OF[card]``: the rank as a plain int; ``SUIT_OF[card]``, ``IS_RED[card]``: for hot paths
+#: (solvers, move generation) where enum properties cost too much.
+RANK_OF: tuple[int, ...] = tuple(int(rank) for rank in _RANKS)
+SUIT_OF: tuple[int, ...] = tuple(int(suit) for suit in _SUITS)
+IS_RED: tuple[bool, ...] = tuple(suit in (Suit.DIAMONDS, Suit.HEARTS) for suit in _SUITS)
 
 
 def pack(number: int = 0) -> list[Card]:

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from .cards import Card, CardError
+from .cards import Card, CardError, packs
 from .deals import check_deal, random_deal
 from .moves import Move, MoveSyntaxError
 from .options import Option, OptionValue, format_options, validate
@@ -167,6 +167,8 @@ class Rules(abc.ABC, Generic[S]):
     option_specs: ClassVar[tuple[Option, ...]] = ()
     #: The pile names of this game, in the order positions list them.
     pile_names: ClassVar[tuple[str, ...]] = ()
+    #: How many packs of 52 cards the game uses.
+    packs: ClassVar[int] = 1
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         self.options: dict[str, OptionValue] = validate(
@@ -203,6 +205,11 @@ class Rules(abc.ABC, Generic[S]):
         Raises :class:`IllegalMove` with the reason when the rules do not allow ``move``.
         """
 
+    def perform(self, state: S, move: Move) -> tuple[S, list[Move]]:
+        """Like :meth:`apply` for a move known to be one of :meth:`candidate_moves`; games may
+        skip the checks here, since move generation calls it for every candidate."""
+        return self.apply(state, move)
+
     @abc.abstractmethod
     def finished(self, state: S) -> Outcome | None:
         """The outcome if the rules end the game in ``state`` (a win, a block), else None."""
@@ -220,6 +227,8 @@ class Rules(abc.ABC, Generic[S]):
     def key(self, state: S) -> Hashable:
         """What makes two positions the same for the no-repetition rule: every pile in order,
         face up or down. Two copies of a card count as the same card."""
+        if self.packs == 1:
+            return tuple((state.down[name], tuple(state.piles[name])) for name in self.pile_names)
         return tuple(
             (state.down[name], tuple(card % 52 for card in state.piles[name]))
             for name in self.pile_names
@@ -244,9 +253,13 @@ class Rules(abc.ABC, Generic[S]):
             for name in self.pile_names
         }
 
+    def deck(self) -> list[Card]:
+        """Every physical card the game uses, in starting order (docs/deals.md)."""
+        return packs(self.packs)
+
     def all_cards_expected(self) -> int:
         """How many cards the game uses."""
-        return 52
+        return len(self.deck())
 
     # -- positions -----------------------------------------------------------------------
 
@@ -281,6 +294,9 @@ class Rules(abc.ABC, Generic[S]):
                 + (f"; unknown: {', '.join(map(str, unknown))}" if unknown else "")
             )
         seen: dict[int, int] = {}
+        copies: dict[int, int] = {}
+        for card in self.deck():
+            copies[card.face] = copies.get(card.face, 0) + 1
         piles: dict[str, list[Card]] = {}
         down: dict[str, int] = {}
         for name in self.pile_names:
@@ -302,8 +318,11 @@ class Rules(abc.ABC, Generic[S]):
                     # Copies of a card get their pack in the order the position lists them.
                     copy = seen.get(face, 0)
                     seen[face] = copy + 1
-                    if copy >= self.all_cards_expected() // 52:
-                        raise PositionError(f"card {text} appears more often than the packs hold")
+                    if copy >= copies.get(face, 0):
+                        raise PositionError(
+                            f"card {text} appears more often than {self.name} has it "
+                            f"({copies.get(face, 0)} time(s))"
+                        )
                     cards.append(Card(copy * 52 + face))
             piles[name] = cards
             down[name] = len(pile.get("down", []))
@@ -419,7 +438,7 @@ class Game:
             result = []
             if not self.resigned and self.rules.finished(self.state) is None:
                 for move in self.rules.candidate_moves(self.state):
-                    after, forced = self.rules.apply(self.state, move)
+                    after, forced = self.rules.perform(self.state, move)
                     key = self.rules.key(after)
                     if key not in self._seen:
                         result.append(_Successor(move, after, forced, key))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import Card, Rank
+from ..cards import IS_RED, RANK_OF, SUIT_OF, Card, Rank
 from ..engine import IllegalMove, State
 from ..moves import Move
 
@@ -18,7 +18,7 @@ def numbered(prefix: str, count: int) -> tuple[str, ...]:
 
 def builds_down_alternating(card: Card, onto: Card) -> bool:
     """True if ``card`` may go on ``onto`` in a tableau built down in alternating colours."""
-    return card.rank == onto.rank - 1 and card.is_red() != onto.is_red()
+    return RANK_OF[card] == RANK_OF[onto] - 1 and IS_RED[card] != IS_RED[onto]
 
 
 def alternating_run_length(cards: Sequence[Card]) -> int:
@@ -44,9 +44,9 @@ def foundation_wants(pile: Sequence[Card]) -> str:
 def fits_foundation_up(card: Card, pile: Sequence[Card]) -> bool:
     """True if ``card`` goes on a foundation built up in suit from the ace."""
     if not pile:
-        return card.rank == Rank.ACE
+        return RANK_OF[card] == 1
     top = pile[-1]
-    return card.suit == top.suit and card.rank == top.rank + 1
+    return SUIT_OF[card] == SUIT_OF[top] and RANK_OF[card] == RANK_OF[top] + 1
 
 
 def check_pile_name(name: str | None, names: Sequence[str], game: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, Rank, packs
+from ..cards import IS_RED, RANK_OF, Card, Rank, packs
 from ..deals import Shuffler
 from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
 from ..moves import Move, register_action
@@ -132,16 +132,17 @@ class Klondike(Rules[KlondikeState]):
     @staticmethod
     def _fitting_count(source: list[Card], run: int, target: list[Card]) -> int:
         """How many of the top ``run`` cards of ``source`` move onto ``target`` (0: none)."""
-        if not target:
-            for count in range(1, run + 1):
-                if source[-count].rank == Rank.KING:
-                    return count
+        if not run:
             return 0
-        onto = target[-1]
-        for count in range(1, run + 1):
-            if builds_down_alternating(source[-count], onto):
-                return count
-        return 0
+        # A run descends by one from its bottom card, so the one card that can fit is found by
+        # rank arithmetic: the card of rank r lies r - top_rank cards deep.
+        wanted = RANK_OF[target[-1]] - 1 if target else 13
+        count = wanted - RANK_OF[source[-1]] + 1
+        if not 1 <= count <= run:
+            return 0
+        if target and IS_RED[source[-count]] == IS_RED[target[-1]]:
+            return 0
+        return count
 
     # -- applying a move -----------------------------------------------------------------------
 
@@ -151,6 +152,12 @@ class Klondike(Rules[KlondikeState]):
         source = check_pile_name(move.source, self.pile_names, self.name)
         target = check_pile_name(move.target, self.pile_names, self.name)
         self._check_card_move(state, move, source, target)
+        return self.perform(state, move)
+
+    def perform(self, state: KlondikeState, move: Move) -> tuple[KlondikeState, list[Move]]:
+        if move.is_action:
+            return self._apply_action(state, move)
+        source, target = str(move.source), str(move.target)
         after = state.copy()
         after.piles[target].extend(after.take(source, move.count))
         forced = []

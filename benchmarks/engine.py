@@ -1,0 +1,59 @@
+"""How fast the engine plays: legal-move generation plus apply, per second, during random play.
+
+Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--seed N]`` (or ``make bench``).
+
+For each registered game, random legal moves are played from deal 0, 1, 2, ... for about the
+given number of seconds; a game is restarted when it ends or after ``--cap`` moves (random play
+can last very long under the no-repeated-position rule). One "move" is one call of
+``legal_moves()`` and one ``push()`` of a move chosen from it, which is what a player, a bot's
+playout or a random test does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+import patience
+
+
+def measure(name: str, seconds: float, seed: int, cap: int) -> tuple[int, int, float]:
+    """Play random moves for about ``seconds``; return (moves, games, elapsed)."""
+    rng = random.Random(seed)
+    moves = games = 0
+    deal = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = patience.new(name, deal=deal)
+        games += 1
+        deal += 1
+        for _ in range(cap):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.push(rng.choice(legal))
+            moves += 1
+    return moves, games, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the moves")
+    parser.add_argument("--cap", type=int, default=500, help="moves per game at most")
+    args = parser.parse_args()
+    table = Table(title="Engine speed: legal_moves() + push() during random play")
+    for column in ("game", "moves", "games", "seconds", "moves/s"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for name in patience.GAMES:
+        moves, games, elapsed = measure(name, args.seconds, args.seed, args.cap)
+        table.add_row(name, str(moves), str(games), f"{elapsed:.1f}", f"{moves / elapsed:,.0f}")
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
