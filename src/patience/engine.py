@@ -361,7 +361,7 @@ class Game:
     _redo: list[Move] = field(default_factory=list, repr=False)
     _seen: set[Hashable] = field(default_factory=set, repr=False)
     _successors: list[_Successor] | None = field(default=None, repr=False)
-    resigned: bool = False
+    _resigned: bool = field(default=False, repr=False)
 
     @classmethod
     def create(cls, rules: Rules[Any], deal: int | None = None, state: State | None = None) -> Game:
@@ -436,7 +436,7 @@ class Game:
     def _compute_successors(self) -> list[_Successor]:
         if self._successors is None:
             result = []
-            if not self.resigned and self.rules.finished(self.state) is None:
+            if not self._resigned and self.rules.finished(self.state) is None:
                 for move in self.rules.candidate_moves(self.state):
                     after, forced = self.rules.perform(self.state, move)
                     key = self.rules.key(after)
@@ -478,7 +478,7 @@ class Game:
                     and other.count == move.count
                 ):
                     return other
-            return move
+            raise IllegalMove(move, f"no foundation takes the top card of {move.source} now")
         if not count_given:
             same_piles = [
                 other
@@ -497,7 +497,12 @@ class Game:
             if successor.move == move:
                 return successor
         # Not legal: let the rules say why, or it repeats a position.
-        after, _ = self.rules.apply(self.state, move)
+        try:
+            after, _ = self.rules.apply(self.state, move)
+        except IllegalMove as error:
+            if error.move is None:
+                raise IllegalMove(move, error.reason) from None
+            raise
         if self.rules.key(after) in self._seen:
             raise IllegalMove(move, "it would recreate a position already reached in this game")
         raise IllegalMove(move, "the rules do not allow it here")  # pragma: no cover
@@ -532,7 +537,7 @@ class Game:
         self._seen.discard(step.key)
         self.state = step.before
         self._successors = None
-        self.resigned = False
+        self._resigned = False
         self._redo.append(step.move)
         return step.move
 
@@ -548,9 +553,20 @@ class Game:
         """True if there is an undone move to make again."""
         return bool(self._redo)
 
+    @property
+    def resigned(self) -> bool:
+        """True if the player has resigned (and not taken it back)."""
+        return self._resigned
+
     def resign(self) -> None:
-        """Give up: a one-player game is then lost."""
-        self.resigned = True
+        """Give up: a one-player game is then lost. :meth:`pop` undoes the last move and the
+        resignation with it; :meth:`take_back_resignation` undoes the resignation alone."""
+        self._resigned = True
+        self._successors = None
+
+    def take_back_resignation(self) -> None:
+        """Go on playing after :meth:`resign`, with every move kept."""
+        self._resigned = False
         self._successors = None
 
     # -- outcome ---------------------------------------------------------------------------
@@ -560,7 +576,7 @@ class Game:
         finished = self.rules.finished(self.state)
         if finished is not None:
             return finished
-        if self.resigned:
+        if self._resigned:
             return Outcome("lost", "resigned")
         if not self._compute_successors():
             return self.rules.stuck(self.state)
