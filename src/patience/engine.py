@@ -205,6 +205,16 @@ class Rules(abc.ABC, Generic[S]):
         Raises :class:`IllegalMove` with the reason when the rules do not allow ``move``.
         """
 
+    def opening(self, state: S) -> tuple[S, list[Move]]:
+        """The forced moves that follow the deal itself (Canfield's base cards going up,
+        Napoleon's aces, Leoni's Own's exiles), applied to the freshly dealt ``state``. Records
+        write them before the first move. Most games have none."""
+        return state, []
+
+    def start(self, deal: int) -> tuple[S, list[Move]]:
+        """The state a game starts from (the deal and its forced moves) and those forced moves."""
+        return self.opening(self.deal(deal))
+
     def perform(self, state: S, move: Move) -> tuple[S, list[Move]]:
         """Like :meth:`apply` for a move known to be one of :meth:`candidate_moves`; games may
         skip the checks here, since move generation calls it for every candidate."""
@@ -362,14 +372,17 @@ class Game:
     _seen: set[Hashable] = field(default_factory=set, repr=False)
     _successors: list[_Successor] | None = field(default=None, repr=False)
     _resigned: bool = field(default=False, repr=False)
+    #: The forced moves that followed the deal, before the first player move.
+    opening: list[Move] = field(default_factory=list, repr=False)
 
     @classmethod
     def create(cls, rules: Rules[Any], deal: int | None = None, state: State | None = None) -> Game:
         """A new game from a deal number (a random one if None) or from a given state."""
+        opening: list[Move] = []
         if state is None:
             deal = random_deal() if deal is None else check_deal(deal)
-            state = rules.deal(deal)
-        game = cls(rules=rules, state=state, deal=deal, _start=state)
+            state, opening = rules.start(deal)
+        game = cls(rules=rules, state=state, deal=deal, _start=state, opening=opening)
         game._seen.add(rules.key(state))
         return game
 
@@ -561,6 +574,11 @@ class Game:
     def resign(self) -> None:
         """Give up: a one-player game is then lost. :meth:`pop` undoes the last move and the
         resignation with it; :meth:`take_back_resignation` undoes the resignation alone."""
+        outcome = self.outcome()
+        if outcome.is_over:
+            raise IllegalMove(
+                None, f"the game is already over ({outcome.result}: {outcome.reason})"
+            )
         self._resigned = True
         self._successors = None
 

@@ -26,7 +26,7 @@ ArgValue = str | int | bool
 
 PILE_PATTERN = r"[a-z]+[0-9]*"
 _CARD_MOVE = re.compile(rf"^({PILE_PATTERN})-({PILE_PATTERN})(?::([0-9]+))?$")
-_ACTION = re.compile(r"^([a-z][a-z0-9_-]*)(?:\((.*)\))?$")
+_ACTION = re.compile(r"^([a-z][a-z0-9_]*(?:-[a-z0-9_]+)*)(?:\((.*)\))?$")
 _ARG = re.compile(r"^([a-z][a-z0-9_]*)=([^,()=\s]+)$")
 
 #: Action names of every game. A name listed here is read as an action even when it looks like
