@@ -3,8 +3,6 @@
 import doctest
 from pathlib import Path
 
-import patience
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
