@@ -11,6 +11,7 @@ The engine knows nothing of the command line, the web or storage.
 from __future__ import annotations
 
 import abc
+import json
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -393,7 +394,8 @@ class Game:
 
         if not isinstance(data, Mapping):
             raise PositionError("a position is a JSON object")
-        if data.get("version", POSITION_VERSION) != POSITION_VERSION:
+        version = data.get("version", POSITION_VERSION)
+        if isinstance(version, bool) or version != POSITION_VERSION:
             raise PositionError(
                 f"position version {data.get('version')!r} is not supported "
                 f"(this program reads version {POSITION_VERSION})"
@@ -404,10 +406,17 @@ class Game:
         options = data.get("options", {})
         if not isinstance(options, Mapping):
             raise PositionError("'options' must be an object of option name -> value")
-        rules = get_rules(name, options)
-        deal = data.get("deal")
-        if deal is not None:
-            deal = check_deal(deal)
+        try:
+            rules = get_rules(name, options)
+            deal = data.get("deal")
+            if deal is not None:
+                if isinstance(deal, bool) or not isinstance(deal, int):
+                    raise PositionError(f"'deal' must be a whole number or null, not {deal!r}")
+                deal = check_deal(deal)
+        except PositionError:
+            raise
+        except ValueError as error:  # an unknown game, a bad option or deal number
+            raise PositionError(str(error)) from None
         return cls.create(rules, deal=deal, state=rules.state_from_json(data))
 
     def __repr__(self) -> str:
@@ -462,10 +471,10 @@ class Game:
         """The legal moves, in a fixed order (moves that would repeat a position are left out)."""
         return [successor.move for successor in self._compute_successors()]
 
-    def is_legal(self, move: Move | str) -> bool:
-        """True if ``move`` may be pushed now."""
+    def is_legal(self, move: Move | str | Mapping[str, Any]) -> bool:
+        """True if ``move`` (a Move, text or JSON form) may be pushed now."""
         try:
-            self._find(self.parse_move(move) if isinstance(move, str) else move)
+            self._find(move if isinstance(move, Move) else self.parse_move(move))
         except (IllegalMove, MoveSyntaxError):
             return False
         return True
@@ -476,6 +485,11 @@ class Game:
         Leniency for people: ``t3-f`` sends a card to whichever foundation takes it, and a card
         move without a count takes the one count that is legal if one card would not be.
         """
+        if isinstance(text, str) and text.strip().startswith("{"):
+            try:
+                text = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise MoveSyntaxError(f"cannot read move {text!r}: bad JSON ({error})") from None
         move = Move.from_json(text) if isinstance(text, Mapping) else Move.parse(text)
         if move.is_action:
             return move

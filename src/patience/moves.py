@@ -72,6 +72,10 @@ class Move:
     action: str | None = None
     args: tuple[tuple[str, ArgValue], ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        if self.action is None and (isinstance(self.count, bool) or self.count < 1):
+            raise MoveSyntaxError(f"a card move takes 1 card or more, not {self.count}")
+
     @classmethod
     def cards(cls, source: str, target: str, count: int = 1) -> Move:
         """A card move of ``count`` cards from ``source`` to ``target``."""
@@ -114,8 +118,16 @@ class Move:
             if count < 1:
                 raise MoveSyntaxError(f"cannot read move {text!r}: the count must be 1 or more")
             return cls(source=match.group(1), target=match.group(2), count=count)
+        if "(" in text:
+            # Names and keys are case-free; values keep their case (a card like Qs).
+            name, _, rest = text.partition("(")
+            text = (
+                name.lower()
+                + "("
+                + re.sub(r"([A-Za-z][A-Za-z0-9_]*)=", lambda m: m.group(1).lower() + "=", rest)
+            )
         match = _ACTION.match(text if "(" in text else lowered)
-        if not match or match.group(1) != match.group(1).lower():
+        if not match:
             raise MoveSyntaxError(
                 f"cannot read move {text!r}: write a card move as FROM-TO or FROM-TO:COUNT "
                 "(t3-f1, t3-t5:2) or an action as NAME or NAME(KEY=VALUE,...) (stock)"

@@ -1,0 +1,232 @@
+"""Property tests over every registered game: random legal play keeps the engine's invariants.
+
+Each example draws a deal number, the game's options (the defaults half of the time, else each
+option drawn from its allowed values) and a stream of random choices, then plays up to
+``MAX_MOVES`` random legal moves (bounded: under the no-repeated-position rule random play can
+last very long). After every move it checks:
+
+* every card of the game is present exactly once;
+* pushing a move and popping it gives back the exact earlier position and legal moves, and
+  redo makes the move again;
+* the position JSON round trip gives the same position, and the loaded game has the same legal
+  moves, **except** moves that the original game refuses only because they would recreate a
+  position reached earlier: a position does not carry the game's history (docs/formats.md,
+  "What a position does not hold"), so the loaded game may allow them;
+* the view hides every face-down card (``null`` in its place, so counts stay visible) and never
+  names a hidden card anywhere (checked pile by pile, since in two-pack games the other copy
+  of a hidden card may be in view);
+* legal moves (a random few of them each time) can be pushed; a random candidate move that is
+  not legal raises IllegalMove and changes nothing;
+* in one-player games, no pile layout repeats along the game (RULES.md "End of a game").
+
+Games join these tests by being registered in ``patience.GAMES``. Record round trips belong to
+tests/test_record.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import patience
+from patience import Game, IllegalMove, Move
+from patience.cards import packs
+from patience.deals import MAX_DEAL
+from patience.options import Option
+
+MAX_MOVES = 120
+SAMPLE = 3
+GAME_NAMES = list(patience.GAMES)
+
+
+def expected_cards(game: Game) -> list[int]:
+    rules = game.rules
+    deck = rules.deck() if hasattr(rules, "deck") else packs(rules.all_cards_expected() // 52)
+    assert len(deck) == rules.all_cards_expected()
+    return sorted(deck)
+
+
+def check_cards(game: Game, expected: list[int]) -> None:
+    cards = game.state.all_cards()
+    assert len(cards) == len(expected), "a card was lost or added"
+    assert sorted(cards) == expected, "a card is missing or present twice"
+
+
+def check_round_trip(game: Game) -> None:
+    position = game.position()
+    loaded = Game.from_position(json.loads(json.dumps(position)))
+    assert loaded.position() == position
+    assert loaded.name == game.name
+    assert loaded.options == game.options
+    original = game.legal_moves()
+    again = loaded.legal_moves()
+    # The loaded game has no history, so it may allow moves that the original refuses as
+    # repeating a position; everything else must be the same, in the same order.
+    assert [move for move in again if move in original] == original
+    extra = [move for move in again if move not in original]
+    for move in extra:
+        # The original refuses it: it would recreate a position of its history (the game may
+        # even be lost because every move left would).
+        with pytest.raises(IllegalMove, match=r"position|no legal move"):
+            game.push(move)
+        after, _ = game.rules.apply(game.state, move)
+        assert game.rules.key(after) in game._seen  # the engine's history of positions
+    if not extra:
+        assert loaded.outcome() == game.outcome()
+
+
+def _flatten(pile: dict[str, list[Any]]) -> list[Any]:
+    return list(pile["down"]) + list(pile["up"])
+
+
+def check_view(game: Game) -> None:
+    position = game.position()
+    view = game.view(0)
+    assert "deal" not in view
+    assert view["seat"] == 0
+    one_player = game.rules.players == 1
+    hidden: set[str] = set()
+    shown: set[str] = set()
+    for name, seen in view["piles"].items():
+        if name not in position["piles"]:
+            continue  # a part only the view has
+        real = position["piles"][name]
+        assert len(seen["down"]) == len(real["down"]), f"{name}: face-down count changed"
+        assert len(seen["up"]) == len(real["up"]), f"{name}: face-up count changed"
+        if one_player:
+            # A face-down card is never shown; a face-up card may be hidden too (a squared pile).
+            assert seen["down"] == [None] * len(real["down"]), f"{name} shows a face-down card"
+            visible = sum(card is not None for card in _flatten(seen))
+            assert visible <= len(real["up"])
+        for view_card, real_card in zip(_flatten(seen), _flatten(real), strict=True):
+            if view_card is None:
+                hidden.add(real_card)
+            else:
+                assert view_card == real_card, f"{name}: the view shows a card not there"
+                shown.add(view_card)
+    text = json.dumps(view)
+    for card in hidden - shown:
+        assert f'"{card}"' not in text, f"the view names the hidden card {card}"
+    if game.current_player() == 0:
+        assert view["legal_moves"] == [move.to_json() for move in game.legal_moves()]
+    assert view["outcome"] == game.outcome().to_json()
+
+
+def check_legal_moves_push(game: Game, rng: random.Random) -> None:
+    """A few legal moves (all would cost too much in games with many) can be pushed."""
+    before = game.position()
+    legal = game.legal_moves()
+    for move in rng.sample(legal, min(len(legal), SAMPLE)):
+        game.push(move)
+        game.pop()
+    assert game.position() == before
+    assert game.legal_moves() == legal
+
+
+def candidate_moves(game: Game, rng: random.Random, actions: set[str]) -> Move:
+    """A random move of the game's shape, legal or (mostly) not."""
+    names = list(game.rules.pile_names)
+    if rng.random() < 0.25 and actions:
+        action = rng.choice(sorted(actions))
+        return Move.act(action) if rng.random() < 0.7 else Move.act(action, pile=names[0])
+    return Move.cards(rng.choice(names), rng.choice(names), rng.choice([1, 1, 1, 2, 3, 13]))
+
+
+def check_candidate(game: Game, move: Move) -> None:
+    before = game.position()
+    legal = game.legal_moves()
+    if move in legal:
+        game.push(move)
+        game.pop()
+        assert game.position() == before
+        return
+    with pytest.raises(IllegalMove) as info:
+        game.push(move)
+    assert str(info.value)
+    assert game.position() == before
+    assert game.legal_moves() == legal
+
+
+def option_values(spec: Option) -> st.SearchStrategy[Any]:
+    """The values an option may take (see patience.options.Option)."""
+    if spec.kind == "bool":
+        return st.booleans()
+    if spec.kind == "passes":
+        return st.sampled_from([1, 2, 3, "unlimited"])
+    return st.sampled_from(list(spec.choices))
+
+
+def game_options(name: str) -> st.SearchStrategy[dict[str, Any]]:
+    """The default options half of the time, else every option drawn from its values."""
+    specs = patience.GAMES[name].option_specs
+    drawn = st.fixed_dictionaries({spec.name: option_values(spec) for spec in specs})
+    return st.one_of(st.just({}), drawn)
+
+
+def _layout(game: Game) -> str:
+    return json.dumps(game.position()["piles"], sort_keys=True)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@given(
+    deal=st.integers(0, MAX_DEAL),
+    rng=st.randoms(use_true_random=False),
+    moves=st.integers(0, MAX_MOVES),
+    data=st.data(),
+)
+def test_random_play_keeps_the_invariants(
+    name: str, deal: int, rng: random.Random, moves: int, data: st.DataObject
+) -> None:
+    options = data.draw(game_options(name), label="options")
+    game = patience.new(name, deal=deal, **options)
+    expected = expected_cards(game)
+    actions = {"stock", "recycle", "flip", "nonsense"}
+    layouts = {_layout(game)}
+    check_cards(game, expected)
+    check_round_trip(game)
+    check_view(game)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal:
+            assert game.is_over()
+            break
+        actions.update(move.action for move in legal if move.action)
+        check_legal_moves_push(game, rng)
+        check_candidate(game, candidate_moves(game, rng, actions))
+        # Push, pop, redo: the exact earlier position comes back, then the later one.
+        before, stack = game.position(), game.move_stack
+        move = rng.choice(legal)
+        forced = game.push(move)
+        assert game.move_stack == [*stack, move]
+        assert game.forced_stack[-1] == forced
+        after = game.position()
+        assert game.pop() == move
+        assert game.position() == before
+        assert game.legal_moves() == legal
+        assert game.redo() == move
+        assert game.position() == after
+        # Checks of the new position.
+        check_cards(game, expected)
+        check_round_trip(game)
+        check_view(game)
+        if game.rules.players == 1:
+            layout = _layout(game)
+            assert layout not in layouts, f"{move} recreated a position"
+            layouts.add(layout)
+    outcome = game.outcome()
+    assert outcome.result in ("ongoing", "won", "lost", "draw")
+    assert outcome.is_over == (game.legal_moves() == [] or outcome.result != "ongoing")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@given(deal=st.integers(0, MAX_DEAL), data=st.data())
+def test_deal_is_reproducible(name: str, deal: int, data: st.DataObject) -> None:
+    options = data.draw(game_options(name), label="options")
+    first = patience.new(name, deal=deal, **options)
+    assert first.position() == patience.new(name, deal=deal, **options).position()
+    assert first.position()["deal"] == deal
