@@ -260,9 +260,11 @@ def test_the_whole_pile_moves_and_its_count_is_written() -> None:
     assert game.legal_moves()[0] == Move.parse("t2-t1:3")
     refused(game, "t2-t1:1", "the whole pile moves: t2 holds 3 card(s), so write t2-t1:3")
     refused(game, "t2-t1:2", "so write t2-t1:3")
-    for count in (0, -1, 4):
-        with pytest.raises(IllegalMove, match="the whole pile moves"):
-            game.rules.apply(game.state, Move("t2", "t1", count))
+    with pytest.raises(IllegalMove, match="the whole pile moves"):
+        game.rules.apply(game.state, Move("t2", "t1", 4))
+    for count in (0, -1):
+        with pytest.raises(ValueError, match="1 card or more"):
+            Move("t2", "t1", count)
     game.push("t2-t1")  # lenient input: the one legal count
     assert [str(card) for card in game.state.piles["t1"]] == ["5c", "Qh", "2h", "5h"]
 
