@@ -128,6 +128,21 @@ def generic_layout(game: Game, data: Mapping[str, Any]) -> RenderableType:
     return table
 
 
+@register_layout("accordion")
+def accordion_layout(game: Game, data: Mapping[str, Any]) -> RenderableType:
+    """Accordion: the stock's size, then the row of piles (top card and size), wrapping."""
+    piles: Piles = data["piles"]
+    row = [(name, pile) for name, pile in piles.items() if name != "stock" and pile_size(pile)]
+    line = Text(f"stock {pile_size(piles['stock'])}   piles {len(row)}\n\n")
+    for index, (name, pile) in enumerate(row):
+        if index and index % 8 == 0:
+            line.append("\n")
+        line.append(f"{name}:")
+        line.append_text(pile_top(pile))
+        line.append(f"/{pile_size(pile)}  ")
+    return line
+
+
 @register_layout("klondike")
 def klondike_layout(game: Game, data: Mapping[str, Any]) -> RenderableType:
     """Klondike: stock, waste and foundations on top, the seven tableau piles as columns."""
@@ -275,6 +290,10 @@ def prompt_line() -> str:
         raise EOFError from None
 
 
+#: Actions the ``s`` shortcut stands for, in order of preference: what clicking the stock does.
+STOCK_ACTIONS = ("stock", "recycle", "deal", "redeal")
+
+
 @dataclass
 class PlaySession:
     """One game played at the terminal: reads commands and moves, draws the table, saves.
@@ -414,11 +433,13 @@ class PlaySession:
         self.save_auto()
 
     def cmd_stock(self, rest: str) -> None:
-        """``s``: turn the stock, or turn the waste over, whichever of the two is legal."""
+        """``s``: the stock's move: turn the stock, turn the waste over, or deal (Accordion),
+        whichever is legal."""
         legal = {move.action for move in self.game.legal_moves() if move.is_action}
-        if "stock" in legal or "recycle" in legal:
-            self.make_move("stock" if "stock" in legal else "recycle")
-            return
+        for action in STOCK_ACTIONS:
+            if action in legal:
+                self.make_move(action)
+                return
         # Neither is legal: let the engine say why for the one the player must have meant.
         stock_empty = not self.game.state.piles.get("stock")
         self.make_move("recycle" if stock_empty else "stock")
