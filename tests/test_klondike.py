@@ -410,7 +410,7 @@ def test_lost_when_no_legal_move_is_left(make_klondike: Make) -> None:
     outcome = game.outcome()
     assert outcome.result == "lost"
     assert "no legal move" in outcome.reason
-    refused(game, "waste-t1", r"over|lost")
+    refused(game, "waste-t1", r"cannot go on 5c")  # a stuck game still says why
 
 
 def test_lost_when_the_player_resigns(deal7: patience.Game) -> None:
@@ -494,7 +494,7 @@ def test_endless_passes_end_in_a_loss(make_klondike: Make) -> None:
     game.push("stock")
     assert legal(game) == set()
     assert game.outcome().result == "lost"
-    refused(game, "recycle", r"over")
+    refused(game, "recycle", r"recreate a position")
     game.pop()
     assert game.outcome().result == "ongoing"
 

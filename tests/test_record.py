@@ -426,7 +426,7 @@ def test_moves_after_the_end() -> None:
     moves = len(record.loads(text).move_stack)
     error = refusal(text.replace(" lost\n", f" {moves + 1}. stock lost\n"))
     assert error.move_number == moves + 1
-    assert "illegal move stock: the game is over (lost: no legal move left)" in str(error)
+    assert "illegal move stock: the stock is empty: no pass through it is left" in str(error)
 
 
 # -- refusals: the JSON form -------------------------------------------------------------------

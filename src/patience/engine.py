@@ -517,13 +517,14 @@ class Game:
         return move
 
     def _find(self, move: Move) -> _Successor:
-        outcome = self.outcome()
-        if outcome.is_over:
-            raise IllegalMove(move, f"the game is over ({outcome.result}: {outcome.reason})")
         for successor in self._compute_successors():
             if successor.move == move:
                 return successor
-        # Not legal: let the rules say why, or it repeats a position.
+        outcome = self.outcome()
+        if outcome.is_over and (self._resigned or self.rules.finished(self.state) is not None):
+            raise IllegalMove(move, f"the game is over ({outcome.result}: {outcome.reason})")
+        # Not legal: let the rules say why, or it repeats a position (a game lost for want of
+        # a legal move gets the precise reason too).
         try:
             after, _ = self.rules.apply(self.state, move)
         except IllegalMove as error:

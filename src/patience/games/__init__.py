@@ -6,12 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine import Rules
+from .accordion import Accordion
+from .canfield import Canfield
 from .klondike import Klondike
+from .leonis_own import LeonisOwn
+from .napoleon import Napoleon
+from .spider import Spider
 
 __all__ = ["GAMES", "UnknownGame", "get_rules", "resolve_name"]
 
 #: Every implemented game, by its RULES.md name, in the order RULES.md lists them.
-GAMES: dict[str, type[Rules[Any]]] = {cls.name: cls for cls in (Klondike,)}
+GAMES: dict[str, type[Rules[Any]]] = {
+    cls.name: cls for cls in (Klondike, Spider, Canfield, Accordion, Napoleon, LeonisOwn)
+}
 
 
 class UnknownGame(ValueError):
