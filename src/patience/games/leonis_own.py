@@ -330,7 +330,15 @@ class LeonisOwn(Rules[LeonisOwnState]):
             card = piles[EXILES].pop(index)
             after.down[EXILES] = len(piles[EXILES])
             forced.append(Move.act("turn", card=str(card)))
-            self._follow_exile(after, card, forced)
+            # RULES.md: after a king joins pile 13 or a chain stops at an empty pile, "if still
+            # stuck, the next exile is turned" as part of what follows (with exile=top; with
+            # exile=choose the player must pick it, so it is his move).
+            while self._follow_exile(after, card, forced) and not self.choose:
+                if not self.may_turn_exile(after):
+                    break
+                card = piles[EXILES].pop()
+                after.down[EXILES] = len(piles[EXILES])
+                forced.append(Move.act("turn", card=str(card)))
         elif move.action == "redeal":
             forced.extend(self._redeal(after))
         else:
@@ -509,28 +517,36 @@ class LeonisOwn(Rules[LeonisOwnState]):
 
     # -- what follows a turned exile: all forced -------------------------------------------
 
-    def _follow_exile(self, state: LeonisOwnState, card: Card, forced: list[Move]) -> None:
+    def _follow_exile(self, state: LeonisOwnState, card: Card, forced: list[Move]) -> bool:
         """The turned exile ``card`` goes to the foundation that takes it (or waits in the hand
-        for the player's choice when both do), or joins pile 13 if a king, or is woven."""
+        for the player's choice when both do), or joins pile 13 if a king, or is woven.
+
+        True when RULES.md turns the next exile if still stuck: a king joined pile 13 or the
+        chain stopped at an empty pile (or at a standstill, which ends the deal)."""
         piles = state.piles
         fits = targets(piles, card)
         if len(fits) == 2:
             piles[HAND].append(card)
-        elif fits:
+            return False
+        if fits:
             piles[fits[0]].append(card)
             forced.append(Move.cards(HAND, fits[0]))
-        elif RANK_OF[card] == KING:
+            return False
+        if RANK_OF[card] == KING:
             piles[SPREAD].append(card)
             forced.append(Move.cards(HAND, SPREAD))
-        else:
-            self._weave(state, card, forced)
+            return True
+        return self._weave(state, card, forced)
 
-    def _weave(self, state: LeonisOwnState, carried: Card, forced: list[Move]) -> None:
+    def _weave(self, state: LeonisOwnState, carried: Card, forced: list[Move]) -> bool:
         """Weave the carried card through the piles (RULES.md, steps 1-4), noting each card
-        about to be put under a pile so that a standstill ends the deal."""
+        about to be put under a pile so that a standstill ends the deal. True if the chain
+        ended without resuming normal play (a king joined pile 13, an empty pile, a
+        standstill)."""
         piles = state.piles
         notes = list(state.notes)
         seen = set(notes)
+        stopped = True
         while True:
             # Step 1: the carried card goes under the pile of its rank.
             name = pile_of_rank(RANK_OF[carried])
@@ -549,6 +565,7 @@ class LeonisOwn(Rules[LeonisOwnState]):
                     forced.append(Move.cards(HAND, SPREAD))
                 else:
                     self._put_under(state, taken, notes, seen, forced)
+                stopped = False
                 break
             # Step 4: the taken card is carried on; a king joins pile 13 and ends the chain.
             if RANK_OF[taken] == KING:
@@ -557,6 +574,7 @@ class LeonisOwn(Rules[LeonisOwnState]):
                 break
             carried = taken
         state.notes = tuple(notes)
+        return stopped
 
     @staticmethod
     def _put_under(
