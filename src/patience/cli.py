@@ -235,3 +235,6 @@ def replay_command(file: Path, as_json: bool) -> None:
     console = _console()
     console.print(render_game(game, reveal=True))
     console.print(outcome_text(outcome))
+
+
+from . import cli_web  # noqa: E402,F401  (registers commands)

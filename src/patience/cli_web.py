@@ -1,0 +1,52 @@
+"""``patience serve``: the web app on uvicorn, with its SQLite store (docs/web.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli import data_dir, main
+
+__all__ = ["DB_NAME", "default_db_path", "serve_command"]
+
+#: The store's file name in the data directory.
+DB_NAME = "patience.sqlite3"
+
+
+def default_db_path() -> Path:
+    """Where ``patience serve`` keeps its store: ``patience.sqlite3`` in the data directory
+    (``$PATIENCE_HOME``, else the user data directory)."""
+    return data_dir() / DB_NAME
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port."
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The SQLite store (default: patience.sqlite3 in the data directory).",
+)
+def serve_command(host: str, port: int, db_path: Path | None) -> None:
+    """Serve the web app: play every one-player game in the browser."""
+    import sqlite3
+
+    import uvicorn
+
+    from .server import MAX_BODY, create_app
+    from .store import StoreError
+
+    path = db_path or default_db_path()
+    try:
+        app = create_app(path)
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
+    except (OSError, sqlite3.Error) as error:
+        raise click.ClickException(f"cannot open the store {path}: {error}") from None
+    click.echo(f"patience: serving on http://{host}:{port}/ (store: {path})")
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_BODY, log_level="warning")

@@ -1,0 +1,326 @@
+"""The Starlette application: pages, the JSON API over HTTP, and the same protocol over websockets.
+
+HTTP (every answer is JSON; errors are ``{"error": "..."}`` with a fitting status):
+
+* ``GET /api/games``: the games, their summaries and options;
+* ``GET /api/player``, ``POST /api/player {"name"}``: who is playing (a cookie holds the name);
+* ``POST /api/tables {"game", "options", "deal"}``: a new table (``deal`` null: a random deal);
+* ``GET /api/tables``: the player's tables, latest first (``?ongoing=1``: unfinished ones);
+* ``GET /api/tables/{id}``: the table's state for the player's seat;
+* ``POST /api/tables/{id} {"command", "move", "events"}``: a command (docs/web.md);
+* ``POST /api/tables/{id}/new {"deal"}``: a new table of the same game and options;
+* ``GET /api/tables/{id}/record?format=text|json``: the record, as a download;
+* ``GET /api/stats?player=NAME``: statistics per game (the cookie's player by default).
+
+Websocket ``/ws/tables/{id}``: the server sends ``{"type": "state", "state": ...}`` on connecting
+and to every connection of the table after each change; a client sends commands (the same JSON as
+the HTTP command) and gets ``{"type": "error", "status", "error"}`` when one is refused. This is
+where tables of several players (one connection per seat, each sent its own view) plug in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import record
+from ..engine import Game
+from ..store import Store, StoreError, valid_player_name
+from ..web import WEB_DIR
+from .tables import CommandError, DealPicker, Table, Tables, catalogue
+
+__all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "WEB_DIR", "create_app"]
+
+#: The cookie that holds the player's name.
+COOKIE = "patience_player"
+#: The player of a browser that has not chosen a name.
+DEFAULT_PLAYER = "guest"
+#: The largest request body (or websocket message) accepted, in bytes.
+MAX_BODY = 16 * 1024
+#: What a page may load: only our own files, no inline scripts.
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+
+#: A hint for a table's current position; the hook for the solver's honest hint.
+Hinter = Callable[[Game], dict[str, Any]]
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def player_of(connection: HTTPConnection) -> str:
+    """The player named by the cookie, or :data:`DEFAULT_PLAYER` (a bad cookie counts as none)."""
+    raw = connection.cookies.get(COOKIE)
+    if raw:
+        try:
+            return valid_player_name(unquote(raw))
+        except StoreError:
+            pass
+    return DEFAULT_PLAYER
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON body, read up to :data:`MAX_BODY` bytes; a larger or malformed body is
+    a :class:`CommandError` (413 or 400)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise CommandError(413, f"a request body has at most {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise CommandError(413, f"a request body has at most {MAX_BODY} bytes")
+    if not body:
+        return {}
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CommandError(400, f"the request body is not JSON: {error}") from None
+
+
+class Hub:
+    """The websocket connections of each table, and which seat each one holds."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, dict[WebSocket, int]] = {}
+
+    def join(self, table_id: str, socket: WebSocket, seat: int) -> None:
+        """Add a connection to a table's room."""
+        self._rooms.setdefault(table_id, {})[socket] = seat
+
+    def leave(self, table_id: str, socket: WebSocket) -> None:
+        """Remove a connection from a table's room."""
+        room = self._rooms.get(table_id, {})
+        room.pop(socket, None)
+        if not room:
+            self._rooms.pop(table_id, None)
+
+    async def broadcast(self, table: Table) -> None:
+        """Send every connection of the table its own seat's state."""
+        for socket, seat in list(self._rooms.get(table.id, {}).items()):
+            try:
+                await socket.send_json({"type": "state", "state": table.state(seat)})
+            except (RuntimeError, WebSocketDisconnect):
+                self.leave(table.id, socket)
+
+
+def create_app(
+    db_path: str | Path,
+    *,
+    deal_picker: DealPicker | None = None,
+    hinter: Hinter | None = None,
+) -> Starlette:
+    """The web app with its store at ``db_path`` (``":memory:"`` for tests).
+
+    ``deal_picker`` and ``hinter`` are the hooks for the solver: the first chooses deal numbers
+    (and makes "winnable deals only" possible), the second answers ``/api/tables/{id}/hint``.
+    """
+    store = Store(db_path)
+    tables = Tables(store, deal_picker)
+    hub = Hub()
+
+    async def page(request: Request) -> Response:
+        response = FileResponse(WEB_DIR / "index.html", media_type="text/html")
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def games(request: Request) -> Response:
+        return JSONResponse(catalogue())
+
+    async def get_player(request: Request) -> Response:
+        return JSONResponse({"name": player_of(request)})
+
+    async def set_player(request: Request) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'send {"name": "..."}')
+        try:
+            name = valid_player_name(data.get("name"))
+        except StoreError as error:
+            raise CommandError(400, str(error)) from None
+        store.player_id(name)
+        response = JSONResponse({"name": name})
+        response.set_cookie(
+            COOKIE, quote(name), max_age=10 * 365 * 24 * 3600, httponly=True, samesite="strict"
+        )
+        return response
+
+    async def create_table(request: Request) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
+        table = tables.create(
+            data.get("game"),
+            data.get("options"),
+            data.get("deal"),
+            player_of(request),
+            winnable=data.get("winnable") is True,
+        )
+        return JSONResponse(table.state(0), status_code=201)
+
+    async def list_tables(request: Request) -> Response:
+        ongoing = request.query_params.get("ongoing") in {"1", "true", "yes"}
+        rows = store.tables_of(player_of(request), ongoing=ongoing)
+        return JSONResponse(
+            [
+                {
+                    "table": row.id,
+                    "game": row.game,
+                    "options": row.options,
+                    "deal": row.deal,
+                    "moves": row.moves,
+                    "result": row.result,
+                    "updated": row.updated,
+                }
+                for row in rows
+            ]
+        )
+
+    def seated(request: Request) -> tuple[Table, int]:
+        table = tables.get(request.path_params["table_id"])
+        return table, table.seat_of(player_of(request))
+
+    async def get_table(request: Request) -> Response:
+        table, seat = seated(request)
+        return JSONResponse(table.state(seat))
+
+    async def command(request: Request) -> Response:
+        data = await read_json(request)
+        table, seat = seated(request)
+        async with table.lock:
+            try:
+                tables.command(table, seat, data)
+            except CommandError as error:
+                # The table as it now stands (rebuilt from the store if the store refused).
+                current = tables.get(table.id)
+                body = {"error": error.message, "state": current.state(seat)}
+                return JSONResponse(body, status_code=error.status)
+        await hub.broadcast(table)
+        return JSONResponse(table.state(seat))
+
+    async def new_deal(request: Request) -> Response:
+        data = await read_json(request)
+        table, _ = seated(request)
+        deal = data.get("deal") if isinstance(data, dict) else None
+        fresh = tables.create(table.game.name, table.game.options, deal, player_of(request))
+        return JSONResponse(fresh.state(0), status_code=201)
+
+    async def download_record(request: Request) -> Response:
+        table, _ = seated(request)
+        form = request.query_params.get("format", "text")
+        if form not in {"text", "json"}:
+            raise CommandError(400, "format is text or json")
+        players = [name or DEFAULT_PLAYER for name in table.seats]
+        text = record.dumps(table.game, form, players=players)
+        suffix = "json" if form == "json" else "rec"
+        filename = f"{table.game.name}-{table.game.deal}-{table.id}.{suffix}"
+        return PlainTextResponse(
+            text,
+            media_type="application/json" if form == "json" else "text/plain",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    async def hint(request: Request) -> Response:
+        table, _ = seated(request)
+        if hinter is None:
+            raise CommandError(501, "hints come with the solver, which this server does not have")
+        return JSONResponse(hinter(table.game))
+
+    async def stats(request: Request) -> Response:
+        name = request.query_params.get("player") or player_of(request)
+        try:
+            name = valid_player_name(name)
+        except StoreError as error:
+            raise CommandError(400, str(error)) from None
+        return JSONResponse(
+            {"player": name, "games": [entry.to_json() for entry in store.stats(name)]}
+        )
+
+    async def table_socket(socket: WebSocket) -> None:
+        await socket.accept()
+        try:
+            table = tables.get(socket.path_params["table_id"])
+            seat = table.seat_of(player_of(socket))
+        except CommandError as error:
+            await socket.send_json(
+                {"type": "error", "status": error.status, "error": error.message}
+            )
+            await socket.close(code=4000 + error.status)
+            return
+        hub.join(table.id, socket, seat)
+        try:
+            await socket.send_json({"type": "state", "state": table.state(seat)})
+            while True:
+                text = await socket.receive_text()
+                try:
+                    if len(text.encode("utf-8")) > MAX_BODY:
+                        raise CommandError(413, f"a message has at most {MAX_BODY} bytes")
+                    try:
+                        data = json.loads(text)
+                    except json.JSONDecodeError as error:
+                        raise CommandError(400, f"the message is not JSON: {error}") from None
+                    # The table may have been rebuilt from the store since this socket joined.
+                    table = tables.get(table.id)
+                    async with table.lock:
+                        tables.command(table, seat, data)
+                except CommandError as error:
+                    await socket.send_json(
+                        {"type": "error", "status": error.status, "error": error.message}
+                    )
+                    continue
+                await hub.broadcast(table)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(table.id, socket)
+
+    async def command_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, CommandError)
+        return _error(exc.status, exc.message)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        store.close()
+
+    routes = [
+        Route("/", page),
+        Route("/play/{table_id}", page),
+        Route("/stats", page),
+        Route("/api/games", games),
+        Route("/api/player", get_player, methods=["GET"]),
+        Route("/api/player", set_player, methods=["POST"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables/{table_id}", get_table, methods=["GET"]),
+        Route("/api/tables/{table_id}", command, methods=["POST"]),
+        Route("/api/tables/{table_id}/new", new_deal, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", download_record, methods=["GET"]),
+        Route("/api/tables/{table_id}/hint", hint, methods=["GET"]),
+        Route("/api/stats", stats),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={CommandError: command_error},
+        lifespan=lifespan,
+    )
+    app.state.store = store
+    app.state.tables = tables
+    return app

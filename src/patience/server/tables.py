@@ -1,0 +1,326 @@
+"""Tables: games being played, kept in memory and in the store, and the commands they take.
+
+This is the game protocol without its transport: HTTP requests and websocket messages both come
+here as *commands* (``move``, ``undo``, ``redo``, ``restart``, ``resign``) from a seat, and every
+seat receives its *state*: the game's view for that seat (``Game.view``) and the table's facts
+(deal, move count, clock). A state never holds the position itself: face-down cards, the order of
+a stock and other seats' hands stay on the server.
+
+Every command is applied to the game in memory, then written to the store, and only then
+answered; if the store refuses, the table is dropped from memory and rebuilt from the store, so
+memory never runs ahead of what is stored. A table not in memory (after a restart of the server)
+is rebuilt by replaying its stored events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..deals import check_deal
+from ..engine import Game, IllegalMove, Rules
+from ..games import GAMES, get_rules, resolve_name
+from ..moves import Move, MoveSyntaxError
+from ..store import Event, Store, StoreError
+
+__all__ = [
+    "COMMANDS",
+    "CommandError",
+    "DealPicker",
+    "Table",
+    "Tables",
+    "catalogue",
+    "one_player_games",
+]
+
+#: The commands a seat may send; ``move`` carries the move (text or JSON form).
+COMMANDS = ("move", "undo", "redo", "restart", "resign")
+
+#: How many tables stay in memory; others are rebuilt from the store when next used.
+CACHE_SIZE = 256
+
+#: Chooses a deal number for new tables: ``picker(rules, winnable)``. The hook for the solver's
+#: "winnable deals only"; without one, deals are random and ``winnable`` is refused.
+DealPicker = Callable[[Rules[Any], bool], int]
+
+
+class CommandError(ValueError):
+    """A command refused: ``status`` is the HTTP status that fits (400 malformed, 403 not your
+    table, 404 no such table, 409 out of date, 422 against the rules); nothing was changed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Table:
+    """A table in memory: its game, its seats (player names) and the number of stored events."""
+
+    id: str
+    game: Game
+    seats: list[str | None]
+    created: float
+    events: int
+    finished: float | None = None
+    #: Serialises commands at this table: one is applied and stored before the next starts.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    def seat_of(self, player: str) -> int:
+        """The seat ``player`` holds (names compared without regard to case)."""
+        for seat, name in enumerate(self.seats):
+            if name is not None and name.casefold() == player.casefold():
+                return seat
+        raise CommandError(403, f"{player} has no seat at this table")
+
+    def elapsed(self, now: float | None = None) -> float:
+        """Seconds from the table's start to its end, or to now while it goes on."""
+        end = self.finished if self.finished is not None else (now or time.time())
+        return max(0.0, end - self.created)
+
+    def state(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` is sent after every change: the view and the table's facts."""
+        game = self.game
+        view = game.view(seat)
+        rules = game.rules
+        return {
+            "table": self.id,
+            "game": game.name,
+            "title": rules.title,
+            "options": view["options"],
+            "options_text": rules.options_text(),
+            # One-player tables show their deal number (it can be copied and dealt again); a
+            # table of several players must not send it before the end, since the deal number
+            # gives every hidden card.
+            "deal": game.deal if len(self.seats) == 1 else None,
+            "seats": self.seats,
+            "seat": seat,
+            "view": view,
+            "moves": len(game.move_stack),
+            "can_undo": bool(game.move_stack),
+            "can_redo": game.can_redo(),
+            "events": self.events,
+            "elapsed": round(self.elapsed(), 1),
+            "outcome": view["outcome"],
+        }
+
+
+def one_player_games() -> list[str]:
+    """The games played alone: the ones this server deals (tables of several players are
+    the next step)."""
+    return [name for name, rules in GAMES.items() if rules().players == 1]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every one-player game with its summary and options (kind, allowed values, default) for
+    the start page."""
+    entries = []
+    for name in one_player_games():
+        rules = GAMES[name]
+        entries.append(
+            {
+                "name": name,
+                "title": rules.title,
+                "summary": rules.summary,
+                "players": 1,
+                "options": [
+                    {
+                        "name": spec.name,
+                        "kind": spec.kind,
+                        "choices": list(spec.choices),
+                        "default": spec.default,
+                        "allowed": spec.allowed(),
+                        "help": spec.help,
+                    }
+                    for spec in rules.option_specs
+                ],
+            }
+        )
+    return entries
+
+
+class Tables:
+    """Every table of a server: created here, kept in a bounded cache, rebuilt from the store."""
+
+    def __init__(self, store: Store, deal_picker: DealPicker | None = None) -> None:
+        self.store = store
+        self.deal_picker = deal_picker
+        self._cache: OrderedDict[str, Table] = OrderedDict()
+
+    # -- creating and finding ----------------------------------------------------------------
+
+    def create(
+        self,
+        game_name: object,
+        options: object,
+        deal: object,
+        player: str,
+        *,
+        winnable: bool = False,
+    ) -> Table:
+        """A new one-player table of ``game_name`` for ``player``; a bad game, option or deal
+        number is a :class:`CommandError` (400) saying what is allowed."""
+        if not isinstance(game_name, str):
+            raise CommandError(
+                400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
+            )
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            raise CommandError(400, "'options' must be an object of option name -> value")
+        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int | str)):
+            raise CommandError(400, "'deal' must be a whole number, or null for a random deal")
+        try:
+            rules = get_rules(resolve_name(game_name), dict(options))
+            if rules.players != 1:
+                raise CommandError(
+                    400,
+                    f"{rules.name} is played by {rules.players}; this server deals the one-player "
+                    f"games: {', '.join(one_player_games())}",
+                )
+            if deal is None or deal == "":
+                if winnable:
+                    if self.deal_picker is None:
+                        raise CommandError(
+                            400, "winnable deals need the solver, which this server does not have"
+                        )
+                    deal = self.deal_picker(rules, True)
+                elif self.deal_picker is not None:
+                    deal = self.deal_picker(rules, False)
+                else:
+                    deal = None
+            elif winnable:
+                raise CommandError(400, "choose a deal number or winnable deals, not both")
+            else:
+                deal = check_deal(deal)
+            game = Game.create(rules, deal=deal)
+        except CommandError:
+            raise
+        except ValueError as error:  # an unknown game, option or a bad deal number
+            raise CommandError(400, str(error)) from None
+        table_id = secrets.token_urlsafe(12)
+        seats: list[str | None] = [player]
+        self.store.create_table(table_id, game.name, game.options, game.deal, seats)
+        row = self.store.table(table_id)
+        assert row is not None
+        table = Table(table_id, game, seats, row.created, 0)
+        self._remember(table)
+        return table
+
+    def get(self, table_id: str) -> Table:
+        """The table ``table_id``, from memory or rebuilt from the store (404 if none)."""
+        table = self._cache.get(table_id)
+        if table is not None:
+            self._cache.move_to_end(table_id)
+            return table
+        row = self.store.table(table_id)
+        if row is None:
+            raise CommandError(404, f"there is no table {table_id!r}")
+        game = Game.create(get_rules(row.game, row.options), deal=row.deal)
+        for event in self.store.events(table_id):
+            _replay(game, event)
+        table = Table(row.id, game, row.seats, row.created, row.events, row.finished)
+        self._remember(table)
+        return table
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory (it is rebuilt from the store when next used)."""
+        self._cache.pop(table_id, None)
+
+    def _remember(self, table: Table) -> None:
+        self._cache[table.id] = table
+        self._cache.move_to_end(table.id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def command(self, table: Table, seat: int, data: object) -> None:
+        """Apply a command (``{"command": ..., "move": ...}``) from ``seat``, then store it.
+
+        Raises :class:`CommandError` and changes nothing when the command is malformed, out of
+        date (``"events"`` given and not the table's count) or against the rules.
+        """
+        if not isinstance(data, Mapping):
+            raise CommandError(400, 'a command is a JSON object like {"command": "undo"}')
+        kind = data.get("command")
+        if kind not in COMMANDS:
+            raise CommandError(400, f"unknown command {kind!r}: use one of {', '.join(COMMANDS)}")
+        known = data.get("events")
+        if known is not None and known != table.events:
+            raise CommandError(
+                409, "the table has changed since you last saw it: here is how it stands now"
+            )
+        game = table.game
+        text: str | None = None
+        try:
+            if kind == "move":
+                move = data.get("move")
+                if not isinstance(move, str | Mapping):
+                    raise CommandError(400, "'move' must be a move's text (t7-f1) or JSON form")
+                if isinstance(move, str) and len(move) > 200:
+                    raise CommandError(400, "a move's text has at most 200 characters")
+                if game.current_player() != seat:
+                    raise CommandError(422, "it is not your turn")
+                game.push(move)
+                text = game.move_stack[-1].text()
+            elif kind == "undo":
+                game.pop()
+            elif kind == "redo":
+                game.redo()
+            elif kind == "restart":
+                if not game.move_stack:
+                    raise CommandError(422, "the game is at its start already")
+                while game.move_stack:
+                    game.pop()
+            else:
+                game.resign()
+        except (IllegalMove, MoveSyntaxError) as error:
+            raise CommandError(422, str(error)) from None
+        outcome = game.outcome()
+        try:
+            self.store.append_event(
+                table.id,
+                table.events,
+                seat,
+                kind,
+                text,
+                result=outcome.result,
+                reason=outcome.reason,
+                moves=len(game.move_stack),
+                score=outcome.score,
+            )
+        except StoreError as error:
+            # Memory has moved on but the store has not (another process stored an event
+            # first): throw the table away, so that it is rebuilt as stored.
+            self.forget(table.id)
+            raise CommandError(409, f"the table changed elsewhere: {error}") from None
+        except Exception:
+            self.forget(table.id)
+            raise
+        table.events += 1
+        if outcome.is_over:
+            table.finished = table.finished or time.time()
+        else:
+            table.finished = None
+
+
+def _replay(game: Game, event: Event) -> None:
+    if event.kind == "move":
+        assert event.move is not None
+        game.push(Move.parse(event.move))
+    elif event.kind == "undo":
+        game.pop()
+    elif event.kind == "redo":
+        game.redo()
+    elif event.kind == "restart":
+        while game.move_stack:
+            game.pop()
+    elif event.kind == "resign":
+        game.resign()

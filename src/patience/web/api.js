@@ -1,0 +1,46 @@
+// The game protocol over HTTP (docs/web.md). Every answer is JSON; a refused request throws an
+// ApiError carrying the server's message and, for refused commands, the table's state.
+
+export class ApiError extends Error {
+  constructor(status, message, state) {
+    super(message);
+    this.status = status;
+    this.state = state ?? null;
+  }
+}
+
+async function request(method, url, body) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    throw new ApiError(response.status, `the server answered ${response.status}`);
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, data?.error ?? `error ${response.status}`, data?.state);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  player: () => request("GET", "/api/player"),
+  setPlayer: (name) => request("POST", "/api/player", { name }),
+  tables: (ongoing) => request("GET", `/api/tables${ongoing ? "?ongoing=1" : ""}`),
+  create: (game, options, deal) => request("POST", "/api/tables", { game, options, deal }),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  command: (id, command, extra = {}) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}`, { command, ...extra }),
+  newDeal: (id, deal) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/new`, { deal: deal ?? null }),
+  recordUrl: (id, format = "text") =>
+    `/api/tables/${encodeURIComponent(id)}/record?format=${format}`,
+  stats: (player) =>
+    request("GET", `/api/stats${player ? `?player=${encodeURIComponent(player)}` : ""}`),
+};

@@ -1,0 +1,333 @@
+"""The web server through Starlette's test client: the HTTP API and the websocket protocol."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+import patience
+from patience import record
+from patience.server import MAX_BODY, create_app
+from patience.server.tables import one_player_games
+from patience.store import Store
+
+with warnings.catch_warnings():
+    # Starlette 1.x prefers httpx2 for its test client; httpx works the same and is what the
+    # older Starlette versions we support use.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "patience.sqlite3"
+
+
+@pytest.fixture
+def client(db_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path)) as test_client:
+        yield test_client
+
+
+def new_table(client: TestClient, game: str = "klondike", deal: Any = 7, **options: Any) -> Any:
+    response = client.post("/api/tables", json={"game": game, "options": options, "deal": deal})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def send(client: TestClient, table: str, command: str, **extra: Any) -> Any:
+    return client.post(f"/api/tables/{table}", json={"command": command, **extra})
+
+
+def without_clock(state: dict[str, Any]) -> dict[str, Any]:
+    """A table's state less its clock, which moves on between two requests."""
+    return {key: value for key, value in state.items() if key != "elapsed"}
+
+
+def hidden_cards(game: patience.Game) -> set[str]:
+    """The face-down cards of a one-pack game's position (they appear nowhere face up)."""
+    return {card for pile in game.position()["piles"].values() for card in pile["down"]}
+
+
+def test_pages_and_static_files_are_served(client: TestClient) -> None:
+    for path in ("/", "/stats", "/play/abc"):
+        page = client.get(path)
+        assert page.status_code == 200
+        assert '<script type="module" src="/static/app.js">' in page.text
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+    for name in ("app.js", "api.js", "cards.js", "layout.js", "table.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_the_catalogue_lists_every_one_player_game_with_its_options(client: TestClient) -> None:
+    games = {entry["name"]: entry for entry in client.get("/api/games").json()}
+    assert list(games) == one_player_games()
+    assert {"klondike", "spider", "canfield", "accordion", "napoleon", "leonis-own"} <= set(games)
+    draw = next(option for option in games["klondike"]["options"] if option["name"] == "draw")
+    assert (draw["default"], draw["choices"]) == (3, [1, 3])
+    assert games["spider"]["summary"]
+
+
+def test_a_table_sends_the_view_and_never_a_face_down_card(client: TestClient) -> None:
+    state = new_table(client, draw=1)
+    assert state["deal"] == 7
+    assert state["moves"] == 0
+    assert state["seats"] == ["guest"]
+    assert state["options_text"] == "draw=1,passes=unlimited,from_foundation=on"
+    game = patience.new("klondike", deal=7, draw=1)
+    assert state["view"] == json.loads(json.dumps(game.view(0)))
+    page = client.get(f"/api/tables/{state['table']}").text
+    assert all(f'"{card}"' not in page for card in hidden_cards(game))
+    assert "position" not in page
+
+
+@pytest.mark.parametrize("name", one_player_games())
+def test_every_one_player_game_can_be_played(client: TestClient, name: str) -> None:
+    state = new_table(client, name, deal=11)
+    for pile in state["view"]["piles"].values():
+        assert set(pile["down"]) <= {None}
+    move = state["view"]["legal_moves"][0]
+    after = send(client, state["table"], "move", move=move)
+    assert after.status_code == 200, after.text
+    assert after.json()["moves"] == 1
+
+
+def test_a_random_deal_is_shown(client: TestClient) -> None:
+    state = new_table(client, deal=None)
+    assert isinstance(state["deal"], int)
+    assert isinstance(new_table(client, deal="")["deal"], int)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"game": "klondike", "options": {"draw": 2}}, "draw=2"),
+        ({"game": "klondike", "options": {"speed": 1}}, "no option 'speed'"),
+        ({"game": "klondike", "options": [1]}, "'options' must be an object"),
+        ({"game": "klondike", "deal": -1}, "deal"),
+        ({"game": "klondike", "deal": "seven"}, "deal"),
+        ({"game": "klondike", "deal": True}, "whole number"),
+        ({"game": "klondike", "winnable": True}, "solver"),
+        ({"game": 5}, "'game' must be a game name"),
+        ([1, 2], "send"),
+    ],
+)
+def test_bad_new_tables_are_refused(client: TestClient, body: Any, message: str) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+def test_moves_in_text_and_json_and_illegal_ones_change_nothing(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    assert send(client, table, "move", move="t7-f1").json()["moves"] == 1
+    state = send(client, table, "move", move={"from": "t2", "to": "t4"}).json()
+    assert state["moves"] == 2
+    assert state["events"] == 2
+    refused = send(client, table, "move", move="t5-f2")
+    assert refused.status_code == 422
+    assert "3c cannot go on f2" in refused.json()["error"]
+    assert without_clock(refused.json()["state"]) == without_clock(
+        client.get(f"/api/tables/{table}").json()
+    )
+    assert refused.json()["state"]["events"] == 2
+    bad = send(client, table, "move", move="t9-t99-x")
+    assert bad.status_code == 422
+    assert "klondike has no action" in bad.json()["error"]
+    assert send(client, table, "move", move=7).status_code == 400
+    assert send(client, table, "move", move="x" * 300).status_code == 400
+    assert send(client, table, "teleport").status_code == 400
+
+
+def test_undo_redo_restart_and_resign(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    assert send(client, table, "undo").status_code == 422
+    assert send(client, table, "restart").status_code == 422
+    send(client, table, "move", move="t7-f1")
+    send(client, table, "move", move="t2-t4")
+    state = send(client, table, "undo").json()
+    assert (state["moves"], state["can_undo"], state["can_redo"]) == (1, True, True)
+    state = send(client, table, "redo").json()
+    assert (state["moves"], state["can_redo"]) == (2, False)
+    assert send(client, table, "redo").status_code == 422
+    state = send(client, table, "restart").json()
+    assert (state["moves"], state["can_redo"]) == (0, True)
+    assert state["view"] == new_table(client)["view"]
+    state = send(client, table, "resign").json()
+    assert state["outcome"] == {"result": "lost", "reason": "resigned"}
+    assert send(client, table, "move", move="t7-f1").status_code == 422
+
+
+def test_a_stale_command_is_refused(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    send(client, table, "move", move="t7-f1", events=0)
+    stale = send(client, table, "undo", events=0)
+    assert stale.status_code == 409
+    assert stale.json()["state"]["moves"] == 1
+
+
+def test_every_move_is_stored_before_it_is_answered(client: TestClient, db_path: Path) -> None:
+    table = new_table(client)["table"]
+    send(client, table, "move", move="t7-f1")
+    with Store(db_path) as other:  # another connection sees the committed event
+        assert [event.move for event in other.events(table)] == ["t7-f1"]
+
+
+def test_a_game_resumes_after_a_server_restart(db_path: Path) -> None:
+    with TestClient(create_app(db_path)) as first:
+        table = new_table(first, draw=1)["table"]
+        for command, move in [("move", "t7-f1"), ("move", "t2-t4"), ("move", "stock")]:
+            send(first, table, command, move=move)
+        send(first, table, "undo")
+        before = first.get(f"/api/tables/{table}").json()
+    with TestClient(create_app(db_path)) as second:
+        after = second.get(f"/api/tables/{table}").json()
+        assert without_clock(after) == without_clock(before)
+        assert send(second, table, "redo").json()["moves"] == 3
+
+
+def test_malformed_and_oversized_requests_are_refused(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    headers = {"content-type": "application/json"}
+    for body in (b"{not json", b"\xff\xfe", b'"just a string"', b"[]"):
+        response = client.post(f"/api/tables/{table}", content=body, headers=headers)
+        assert response.status_code == 400, body
+        assert "error" in response.json()
+    huge = json.dumps({"command": "move", "move": "t7-f1", "pad": "x" * MAX_BODY})
+    response = client.post(f"/api/tables/{table}", content=huge, headers=headers)
+    assert response.status_code == 413
+    assert client.get(f"/api/tables/{table}").json()["moves"] == 0
+    assert client.get("/api/tables/nosuchtable").status_code == 404
+    assert send(client, "nosuchtable", "undo").status_code == 404
+
+
+def test_players_by_name_in_a_cookie(client: TestClient) -> None:
+    assert client.get("/api/player").json() == {"name": "guest"}
+    assert client.post("/api/player", json={"name": "a,b"}).status_code == 400
+    assert client.post("/api/player", json={"name": " Ann "}).json() == {"name": "Ann"}
+    assert client.get("/api/player").json() == {"name": "Ann"}
+    table = new_table(client)["table"]
+    client.post("/api/player", json={"name": "Bob"})
+    refused = client.get(f"/api/tables/{table}")
+    assert refused.status_code == 403
+    assert "Bob has no seat" in refused.json()["error"]
+    client.post("/api/player", json={"name": "ann"})
+    assert client.get(f"/api/tables/{table}").status_code == 200
+    assert [t["table"] for t in client.get("/api/tables?ongoing=1").json()] == [table]
+
+
+def test_new_deal_keeps_the_game_and_options(client: TestClient) -> None:
+    table = new_table(client, draw=1)["table"]
+    fresh = client.post(f"/api/tables/{table}/new", json={"deal": 12}).json()
+    assert fresh["table"] != table
+    assert (fresh["game"], fresh["deal"], fresh["options"]["draw"]) == ("klondike", 12, 1)
+    random = client.post(f"/api/tables/{table}/new").json()
+    assert isinstance(random["deal"], int)
+
+
+def test_the_record_downloads_and_replays(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    send(client, table, "move", move="t7-f1")
+    text = client.get(f"/api/tables/{table}/record")
+    assert "attachment" in text.headers["content-disposition"]
+    game = record.loads(text.text)
+    assert game.move_stack == [patience.Move.parse("t7-f1")]
+    assert game.deal == 7
+    as_json = client.get(f"/api/tables/{table}/record?format=json")
+    assert record.loads(as_json.text).position() == game.position()
+    assert client.get(f"/api/tables/{table}/record?format=pdf").status_code == 400
+
+
+def test_a_won_game_counts_in_the_statistics(client: TestClient) -> None:
+    won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
+    client.post("/api/player", json={"name": "ann"})
+    table = new_table(client, deal=won.deal, **won.options)["table"]
+    for move in won.moves:
+        state = send(client, table, "move", move=move.text()).json()
+    assert state["outcome"]["result"] == "won"
+    assert state["moves"] == len(won.moves)
+    lost = new_table(client)["table"]
+    send(client, lost, "resign")
+    stats = client.get("/api/stats").json()
+    assert stats["player"] == "ann"
+    (klondike,) = stats["games"]
+    assert (klondike["played"], klondike["won"], klondike["win_rate"]) == (2, 1, 0.5)
+    assert (klondike["current_streak"], klondike["best_streak"]) == (0, 1)
+    assert klondike["best_moves"] == len(won.moves)
+    assert client.get("/api/stats?player=nobody").json()["games"] == []
+    assert client.get("/api/stats?player=a,b").status_code == 400
+
+
+def test_the_hint_hook_says_it_needs_the_solver(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    response = client.get(f"/api/tables/{table}/hint")
+    assert response.status_code == 501
+    assert "solver" in response.json()["error"]
+
+
+def test_the_websocket_protocol(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    with (
+        client.websocket_connect(f"/ws/tables/{table}") as socket,
+        client.websocket_connect(f"/ws/tables/{table}") as watcher,
+    ):
+        assert socket.receive_json()["state"]["moves"] == 0
+        assert watcher.receive_json()["type"] == "state"
+        socket.send_text(json.dumps({"command": "move", "move": "t7-f1"}))
+        assert socket.receive_json()["state"]["moves"] == 1
+        assert watcher.receive_json()["state"]["moves"] == 1  # every connection is told
+        socket.send_text(json.dumps({"command": "move", "move": "t5-f2"}))
+        error = socket.receive_json()
+        assert (error["type"], error["status"]) == ("error", 422)
+        socket.send_text("{oops")
+        assert socket.receive_json()["status"] == 400
+        socket.send_text("x" * (MAX_BODY + 1))
+        assert socket.receive_json()["status"] == 413
+        socket.send_text(json.dumps({"command": "undo"}))
+        assert socket.receive_json()["state"]["moves"] == 0
+    assert client.get(f"/api/tables/{table}").json()["events"] == 2
+
+
+def test_a_websocket_to_an_unknown_table_is_closed(client: TestClient) -> None:
+    with client.websocket_connect("/ws/tables/nosuch") as socket:
+        assert socket.receive_json()["status"] == 404
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_json()
+
+
+def test_an_event_stored_by_another_server_first_is_not_lost(db_path: Path) -> None:
+    with TestClient(create_app(db_path)) as first, TestClient(create_app(db_path)) as second:
+        table = new_table(first)["table"]
+        second.cookies = first.cookies
+        assert second.get(f"/api/tables/{table}").json()["moves"] == 0  # now in its memory
+        send(first, table, "move", move="t7-f1")
+        clash = send(second, table, "move", move="t2-t4")
+        assert clash.status_code == 409
+        assert clash.json()["state"]["moves"] == 1  # rebuilt from the store
+        assert send(second, table, "move", move="t2-t4").json()["moves"] == 2
+
+
+def test_serve_refuses_a_file_that_is_not_a_store(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from patience.cli import main
+
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database " * 100)
+    result = CliRunner().invoke(main, ["serve", "--db", str(bad)])
+    assert result.exit_code == 1
+    assert "cannot open the store" in result.output
+    assert "file is not a database" in result.output
+    assert CliRunner().invoke(main, ["serve", "--port", "0"]).exit_code == 2
