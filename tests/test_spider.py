@@ -498,6 +498,7 @@ def test_with_auto_remove_off_a_completed_suit_stays_until_the_player_removes_it
 def test_with_auto_remove_on_nothing_is_moved_to_a_foundation_by_the_player() -> None:
     game = make({"t1": "5c"})
     refused(game, "t1-f1", r"removed by themselves \(auto_remove=on\)")
+    refused(game, "t1-f1:13", r"removed by themselves \(auto_remove=on\)")
 
 
 def test_foundations_are_out_of_play() -> None:

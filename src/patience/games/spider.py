@@ -309,6 +309,12 @@ class Spider(Rules[SpiderState]):
             raise IllegalMove(move, "no card may be put on the stock")
         if source == target:
             raise IllegalMove(move, "a card move needs two different piles")
+        if target in FOUNDATIONS and self.auto_remove:
+            raise IllegalMove(
+                move,
+                "complete suits are removed by themselves (auto_remove=on); "
+                "no card else goes to a foundation",
+            )
         cards = piles[source]
         if not cards:
             raise IllegalMove(move, f"{source} is empty")
@@ -343,12 +349,6 @@ class Spider(Rules[SpiderState]):
         )
 
     def _check_removal(self, state: SpiderState, move: Move, source: str, target: str) -> None:
-        if self.auto_remove:
-            raise IllegalMove(
-                move,
-                "complete suits are removed by themselves (auto_remove=on); no card else "
-                "goes to a foundation",
-            )
         cards = state.piles[source]
         if move.count != SUIT_LENGTH or not is_complete_suit(cards, state.up_count(source)):
             raise IllegalMove(
