@@ -237,4 +237,7 @@ def replay_command(file: Path, as_json: bool) -> None:
     console.print(outcome_text(outcome))
 
 
+from . import cli_solve  # noqa: E402,F401  (registers commands)
+
+# isort: split
 from . import cli_web  # noqa: E402,F401  (registers commands)

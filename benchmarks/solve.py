@@ -1,0 +1,70 @@
+"""How well the solver does on a range of deals: won / unwinnable / unknown, and how fast.
+
+Run: ``.venv/bin/python benchmarks/solve.py GAME --deals A-B --budget S [-o KEY=VALUE ...]``
+(``--nodes N`` instead of ``--budget`` gives a reproducible run). Prints one line per deal and
+then the counts, the median and 90th-percentile seconds per deal, and nodes per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+import patience
+from patience.options import parse_option_pairs
+from patience.solve import solve
+
+
+def deal_range(text: str) -> range:
+    """``A-B`` (both included) or a single deal number."""
+    first, _, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    index = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--deals", type=deal_range, default=range(1, 51), help="A-B")
+    parser.add_argument("--budget", type=float, default=None, help="seconds per deal")
+    parser.add_argument("--nodes", type=int, default=None, help="nodes per deal")
+    parser.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE")
+    parser.add_argument("--quiet", action="store_true", help="only the summary")
+    args = parser.parse_args(argv)
+    if args.budget is None and args.nodes is None:
+        args.budget = 10.0
+    options = parse_option_pairs(args.option)
+    counts = {"won": 0, "unwinnable": 0, "unknown": 0}
+    seconds: list[float] = []
+    nodes = 0
+    for deal in args.deals:
+        game = patience.new(args.game, deal=deal, **options)
+        solution = solve(game, seconds=args.budget, nodes=args.nodes)
+        counts[solution.result] += 1
+        seconds.append(solution.seconds)
+        nodes += solution.nodes
+        if not args.quiet:
+            print(
+                f"deal {deal:>4}: {solution.result:<10} {solution.seconds:7.2f} s "
+                f"{solution.nodes:>9} nodes {len(solution.moves):>4} moves",
+                flush=True,
+            )
+    total = sum(seconds)
+    print(
+        f"{args.game} {' '.join(args.option)} deals {args.deals.start}-{args.deals.stop - 1}: "
+        f"won {counts['won']}, unwinnable {counts['unwinnable']}, unknown {counts['unknown']}; "
+        f"median {statistics.median(seconds):.2f} s, 90th percentile "
+        f"{percentile(seconds, 0.9):.2f} s, {nodes / total if total else 0:,.0f} nodes/s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""``patience solve``: is a deal (or a position) of a one-player game winnable, and how.
+
+The answer is ``won`` with the moves, ``unwinnable`` (proved), or ``unknown`` (the budget ran
+out); ``--record FILE`` writes the winning game as a record that ``patience replay`` replays.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from . import record
+from .cli import _echo_json, _new_game, deal_option, json_option, main, option_option
+from .engine import Game, PositionError
+from .games import UnknownGame, resolve_name
+from .solve import Solution, solve
+
+__all__ = ["solve_command"]
+
+DEFAULT_SECONDS = 10.0
+
+
+def _game_from_position(game_name: str, path: Path) -> Game:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise click.ClickException(f"there is no file {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise click.ClickException(f"cannot read {path} as position JSON: {error}") from None
+    try:
+        game = Game.from_position(data)
+    except PositionError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    try:
+        wanted = resolve_name(game_name)
+    except UnknownGame as error:
+        raise click.BadParameter(str(error), param_hint="'GAME'") from None
+    if game.name != wanted:
+        raise click.UsageError(f"{path} holds a {game.name} position, not {wanted}")
+    return game
+
+
+@main.command("solve")
+@click.argument("game_name", metavar="GAME")
+@deal_option
+@click.option(
+    "--position",
+    "position",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Solve the position in this JSON file (docs/formats.md) instead of a deal.",
+)
+@option_option
+@click.option(
+    "--budget",
+    "seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    help=f"Seconds to search (default {DEFAULT_SECONDS:g} unless --nodes is given).",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=1),
+    help="Nodes to search: the same answer and moves on every run and machine.",
+)
+@click.option(
+    "--max-states",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Memory bound: most states the table of seen states may hold.",
+)
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the winning game as a record to this file (.json: the JSON form).",
+)
+@json_option
+def solve_command(
+    game_name: str,
+    deal: int | None,
+    position: Path | None,
+    options: tuple[str, ...],
+    seconds: float | None,
+    nodes: int | None,
+    max_states: int,
+    record_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Solve GAME from --deal N or --position FILE, knowing every card.
+
+    Prints won (with the moves), unwinnable (the whole space was searched) or unknown (the
+    budget ran out).
+    """
+    if (deal is None) == (position is None):
+        raise click.UsageError("give exactly one of --deal N and --position FILE")
+    if position is not None:
+        if options:
+            raise click.UsageError("a position carries its own options: leave out -o")
+        game = _game_from_position(game_name, position)
+    else:
+        game = _new_game(game_name, deal, options)
+    if game.rules.players != 1:
+        raise click.BadParameter(
+            f"{game.name} is not a one-player game: the solver plays patience only",
+            param_hint="'GAME'",
+        )
+    if seconds is not None and nodes is not None:
+        raise click.UsageError("give at most one of --budget and --nodes")
+    if seconds is None and nodes is None:
+        seconds = DEFAULT_SECONDS
+    solution = solve(game, seconds=seconds, nodes=nodes, max_states=max_states)
+    if as_json:
+        _echo_json(solution.to_json())
+    else:
+        click.echo(_describe(solution))
+    if record_path is not None:
+        if solution.result != "won":
+            raise click.ClickException(
+                f"no record written: the result is {solution.result}, not won"
+            )
+        game.replay_moves(solution.moves)
+        try:
+            record.dump(game, record_path)
+        except OSError as error:
+            raise click.ClickException(f"cannot write {record_path}: {error}") from None
+
+
+def _describe(solution: Solution) -> str:
+    lines = [
+        f"{solution.result}  ({solution.nodes} nodes, {solution.seconds:.2f} s)"
+        + (f": {solution.why}" if solution.why else "")
+    ]
+    if solution.moves:
+        lines.append(" ".join(move.text() for move in solution.moves))
+    return "\n".join(lines)

@@ -1,0 +1,158 @@
+"""Solvers for the one-player games: is this deal winnable, and how (docs/solving.md).
+
+>>> import patience
+>>> from patience.solve import solve
+>>> solution = solve(patience.new("klondike", deal=7, draw=1), nodes=200_000)
+>>> solution.result
+'won'
+>>> game = patience.new("klondike", deal=7, draw=1)
+>>> game.replay_moves(solution.moves)
+>>> game.outcome().result
+'won'
+
+The answer is always one of ``won`` (with the moves), ``unwinnable`` (the whole space was
+searched under sound pruning only) or ``unknown`` (a budget ran out). The solver knows every
+card, face-down ones too ("thoughtful" solving).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Game, Rules, State
+from ..games.klondike import Klondike
+from ..moves import Move
+from .generic import GenericAdapter
+from .klondike import KlondikeAdapter
+from .search import Adapter, Budget, SearchResult, depth_first
+
+__all__ = [
+    "ADAPTERS",
+    "Budget",
+    "Solution",
+    "SolverError",
+    "adapter_for",
+    "solve",
+    "solve_state",
+]
+
+
+class SolverError(RuntimeError):
+    """The solver found a "win" that the engine does not accept: a bug, never an answer."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver's answer: ``result`` is ``won``, ``unwinnable`` or ``unknown``; ``moves`` are
+    the player moves of a win (engine notation); ``why`` says which budget ran out."""
+
+    result: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"result", "moves", "nodes", "seconds"}`` (plus ``why`` for ``unknown``)."""
+        data: dict[str, Any] = {
+            "result": self.result,
+            "moves": [move.text() for move in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
+        if self.why:
+            data["why"] = self.why
+        return data
+
+
+class _Bound:
+    """An adapter together with how to turn engine states into its nodes."""
+
+    def __init__(self, adapter: Adapter[Any, Any], node: Callable[[State], Any]) -> None:
+        self.adapter = adapter
+        self.node = node
+
+
+def _klondike(rules: Rules[Any]) -> _Bound:
+    assert isinstance(rules, Klondike)
+    adapter = KlondikeAdapter(rules)
+    return _Bound(adapter, adapter.node)  # type: ignore[arg-type]
+
+
+def _generic(rules: Rules[Any]) -> _Bound:
+    return _Bound(GenericAdapter(rules), lambda state: state)
+
+
+#: Game name -> the fast adapter for it; every other game is solved by the generic adapter.
+ADAPTERS: dict[str, Callable[[Rules[Any]], _Bound]] = {"klondike": _klondike}
+
+
+def adapter_for(rules: Rules[Any], generic: bool = False) -> _Bound:
+    """The adapter that solves ``rules``' game: the game's own if there is one (and ``generic``
+    is false), else the generic one."""
+    if not generic and rules.name in ADAPTERS:
+        return ADAPTERS[rules.name](rules)
+    return _generic(rules)
+
+
+def _history(game: Game) -> list[State]:
+    """The states the game has been in (they may not be recreated), oldest first."""
+    states = [game.start_state]
+    state = states[0]
+    for move in game.move_stack:
+        state, _ = game.rules.perform(state, move)
+        states.append(state)
+    return states
+
+
+def solve(
+    game: Game,
+    *,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    max_states: int = Budget.max_states,
+    generic: bool = False,
+    dominance: bool = True,
+    table: bool = True,
+) -> Solution:
+    """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
+
+    ``seconds`` and ``nodes`` bound the search (a node budget is reproducible); ``max_states``
+    bounds the table of seen states. ``generic`` forces the generic adapter; ``dominance`` and
+    ``table`` switch pruning off (for tests). Every ``won`` has been replayed through a copy of
+    the game before it is returned.
+    """
+    if game.rules.players != 1:
+        raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
+    bound = adapter_for(game.rules, generic)
+    history = [bound.node(state) for state in _history(game)[:-1]]
+    found: SearchResult = depth_first(
+        bound.adapter,
+        bound.node(game.state),
+        Budget(seconds=seconds, nodes=nodes, max_states=max_states),
+        history,
+        dominance=dominance,
+        table=table,
+    )
+    solution = Solution(found.result, found.moves, found.nodes, found.seconds, found.why)
+    if solution.result == "won":
+        _check_win(game, solution.moves)
+    return solution
+
+
+def solve_state(rules: Rules[Any], state: State, **budget: Any) -> Solution:
+    """Solve a bare state (no history) with the keyword arguments of :func:`solve`."""
+    return solve(Game.create(rules, state=state), **budget)
+
+
+def _check_win(game: Game, moves: list[Move]) -> None:
+    copy = Game.create(game.rules, deal=game.deal, state=game.start_state)
+    copy.opening = list(game.opening)
+    try:
+        copy.replay_moves([*game.move_stack, *moves])
+    except ValueError as error:
+        raise SolverError(f"the solver's win does not replay: {error}") from None
+    if copy.outcome().result != "won":
+        raise SolverError("the solver's moves do not win the game")

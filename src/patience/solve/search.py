@@ -1,0 +1,247 @@
+"""The search every solver shares: depth-first, with a transposition table and honest budgets.
+
+A game plugs in through an :class:`Adapter` (docs/solving.md): it turns engine states into its
+own nodes, lists a node's steps in order of promise (or just the one safe step a dominance rule
+allows), and says what counts as the same state. The search itself knows no game.
+
+Why the answers can be trusted:
+
+* ``won`` comes with engine moves; :func:`patience.solve.solve` replays them through
+  :class:`patience.Game` before it answers.
+* ``unwinnable`` is given only when the depth-first search ran out of steps without a budget or
+  the table's memory bound cutting it short. The transposition table holds states already
+  explored or on the current path; a state is stored for good only when its failure did not
+  depend on the path that led to it (the "no position repeated" rule makes legality depend on
+  the path: see docs/solving.md, "History").
+* Determinism: steps are explored in the order the adapter lists them; the table is only ever
+  looked up, never iterated.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from ..moves import Move
+
+__all__ = ["Adapter", "Budget", "SearchResult", "depth_first"]
+
+N = TypeVar("N")
+T = TypeVar("T")
+
+#: How many nodes are expanded between two looks at the clock.
+CLOCK_EVERY = 256
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits on one search. ``seconds`` and ``nodes`` stop it with ``unknown``; so does the
+    transposition table growing past ``max_states`` entries (the memory bound). A node budget
+    gives the same answer on every run and machine; a time budget need not."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    max_states: int = 3_000_000
+
+
+@dataclass
+class SearchResult:
+    """What the search found: ``result`` is ``won``, ``unwinnable`` or ``unknown``; ``moves``
+    the engine's player moves of a win; ``why`` says which budget ran out for ``unknown``."""
+
+    result: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    why: str = ""
+
+
+class Adapter(Generic[N, T]):
+    """How the search sees one game. ``N`` is the adapter's node type, ``T`` its step type.
+
+    A *step* leads from a node to a child and stands for one or more engine player moves (a
+    Klondike step may turn the stock several times and then play the waste card).
+    """
+
+    def canonical(self, node: N) -> Hashable:
+        """The transposition-table key: equal for states that are equally winnable (for
+        example with interchangeable piles sorted). It must not depend on anything that the
+        search's answer could depend on except through :meth:`worse`."""
+        raise NotImplementedError
+
+    def worse(self, node: N) -> int:
+        """A number that only grows along a path and makes a state no better when it grows
+        (passes used through the stock). The table skips a node whose canonical key was seen
+        with a value no greater. Adapters without such a counter return 0."""
+        return 0
+
+    def path_key(self, node: N) -> Hashable:
+        """The engine's repetition key of the node's state, or anything equal exactly when the
+        engine keys are equal (the search refuses steps that recreate a position of the game)."""
+        raise NotImplementedError
+
+    def layout_key(self, node: N) -> Hashable:
+        """A coarser key shared by the node and the states inside its steps (a Klondike stock
+        being turned); only when another state on the path has the same layout key does the
+        search ask :meth:`inner_keys`. Defaults to :meth:`path_key`."""
+        return self.path_key(node)
+
+    def inner_keys(self, node: N, step: T) -> Iterable[Hashable]:
+        """The path keys of the states a step passes through between ``node`` and its child
+        (not the child itself). Most steps are one engine move and pass through none."""
+        return ()
+
+    def won(self, node: N) -> bool:
+        """True if the game is won in this node."""
+        raise NotImplementedError
+
+    def steps(self, node: N, dominance: bool) -> list[tuple[T, N]]:
+        """The steps from ``node`` with their children, most promising first. With
+        ``dominance``, an adapter may return just one step that a proved rule says is never
+        worse than any other (docs/solving.md); the search asks again without it if that one
+        step is refused by the repetition rule."""
+        raise NotImplementedError
+
+    def moves(self, node: N, step: T) -> list[Move]:
+        """The engine's player moves that make up ``step`` (forced moves are the engine's)."""
+        raise NotImplementedError
+
+
+class _Frame(Generic[N, T]):
+    __slots__ = (
+        "canon",
+        "dependent",
+        "index",
+        "layout",
+        "may_fall_back",
+        "node",
+        "old",
+        "path",
+        "steps",
+    )
+
+    def __init__(
+        self, node: N, canon: Hashable, old: int | None, path: Hashable, layout: Hashable
+    ) -> None:
+        self.node = node
+        self.canon = canon
+        self.old = old
+        self.path = path
+        self.layout = layout
+        self.steps: list[tuple[T, N]] = []
+        self.index = 0
+        self.dependent = False
+        self.may_fall_back = False
+
+
+def depth_first(
+    adapter: Adapter[N, T],
+    root: N,
+    budget: Budget,
+    history: Sequence[N] = (),
+    *,
+    dominance: bool = True,
+    table: bool = True,
+) -> SearchResult:
+    """Search from ``root`` for a win. ``history`` holds the nodes of positions the game has
+    already been in (they may not be recreated). ``dominance`` and ``table`` switch the pruning
+    off, for tests that compare against the plain search."""
+    started = time.perf_counter()
+    deadline = None if budget.seconds is None else started + budget.seconds
+    seen: dict[Hashable, int] = {}
+    on_path: dict[Hashable, int] = {}
+    layouts: dict[Hashable, int] = {}
+
+    def enter(path: Hashable, layout: Hashable) -> None:
+        on_path[path] = on_path.get(path, 0) + 1
+        layouts[layout] = layouts.get(layout, 0) + 1
+
+    def leave(path: Hashable, layout: Hashable) -> None:
+        for counts, key in ((on_path, path), (layouts, layout)):
+            left = counts[key] - 1
+            if left:
+                counts[key] = left
+            else:
+                del counts[key]
+
+    for past in history:
+        enter(adapter.path_key(past), adapter.layout_key(past))
+
+    def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+        return SearchResult(kind, moves or [], nodes, time.perf_counter() - started, why)
+
+    nodes = 0
+    if adapter.won(root):
+        return result("won")
+    stack: list[_Frame[N, T]] = []
+
+    def push(node: N, canon: Hashable, old: int | None) -> None:
+        frame: _Frame[N, T] = _Frame(
+            node, canon, old, adapter.path_key(node), adapter.layout_key(node)
+        )
+        frame.steps = adapter.steps(node, dominance)
+        frame.may_fall_back = dominance
+        enter(frame.path, frame.layout)
+        stack.append(frame)
+
+    root_canon = adapter.canonical(root)
+    if table:
+        seen[root_canon] = adapter.worse(root)
+    push(root, root_canon, None)
+    nodes = 1
+    while stack:
+        frame = stack[-1]
+        if frame.index >= len(frame.steps):
+            # Every step failed: the node is lost. Keep it in the table only if that did not
+            # depend on the path (else it may be searched again from another path).
+            stack.pop()
+            leave(frame.path, frame.layout)
+            if frame.dependent:
+                if stack:
+                    stack[-1].dependent = True
+                if table:
+                    if frame.old is None:
+                        seen.pop(frame.canon, None)
+                    else:
+                        seen[frame.canon] = frame.old
+            continue
+        step, child = frame.steps[frame.index]
+        frame.index += 1
+        canon = adapter.canonical(child) if table else None
+        worse = adapter.worse(child)
+        old = None
+        if table:
+            old = seen.get(canon)
+            if old is not None and old <= worse:
+                continue
+        child_path = adapter.path_key(child)
+        refused = child_path in on_path
+        if not refused and layouts.get(frame.layout, 0) > 1:
+            refused = any(key in on_path for key in adapter.inner_keys(frame.node, step))
+        if refused:
+            frame.dependent = True
+            if frame.may_fall_back and len(frame.steps) == 1:
+                # The one safe step is refused: fall back to every step.
+                frame.may_fall_back = False
+                frame.steps = adapter.steps(frame.node, False)
+                frame.index = 0
+            continue
+        if adapter.won(child):
+            moves: list[Move] = []
+            for parent in stack:
+                parent_step, _ = parent.steps[parent.index - 1]
+                moves.extend(adapter.moves(parent.node, parent_step))
+            return result("won", moves=moves)
+        if budget.nodes is not None and nodes >= budget.nodes:
+            return result("unknown", "the node budget ran out")
+        nodes += 1
+        if deadline is not None and nodes % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+            return result("unknown", "the time budget ran out")
+        if table:
+            if len(seen) >= budget.max_states:
+                return result("unknown", "the table of seen states reached its memory bound")
+            seen[canon] = worse
+        push(child, canon, old)
+    return result("unwinnable")

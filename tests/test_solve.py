@@ -1,0 +1,298 @@
+"""The solvers: wins replay through the engine, answers agree with a plain exhaustive search on
+small positions, budgets give ``unknown``, node budgets are reproducible, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import patience
+from patience import record
+from patience.cli import main
+from patience.engine import Game
+from patience.solve import Solution, solve
+
+SUITS = "cdhs"
+RANKS = "A23456789TJQK"
+
+
+def card(rank: int, suit: int) -> str:
+    return RANKS[rank - 1] + SUITS[suit]
+
+
+def endgame(seed: int, left: int, **options: Any) -> Game:
+    """A random Klondike position with ``left`` cards off the foundations: some in the stock,
+    some on the waste, the rest face down under one face-up card in the tableau."""
+    rng = random.Random(seed)
+    heights = [13, 13, 13, 13]
+    # Cards of one colour never build on each other: such positions are often unwinnable.
+    pool = rng.choice([(0, 1, 2, 3), (0, 3), (1, 2)])
+    while sum(heights) > 52 - left:
+        suit = rng.choice(pool)
+        if heights[suit] > 0:
+            heights[suit] -= 1
+    rest = [card(rank, suit) for suit in range(4) for rank in range(heights[suit] + 1, 14)]
+    rng.shuffle(rest)
+    stock_size = rng.randint(0, len(rest) // 2)
+    waste_size = rng.randint(0, (len(rest) - stock_size) // 2)
+    stock, waste, tableau = (
+        rest[:stock_size],
+        rest[stock_size : stock_size + waste_size],
+        rest[stock_size + waste_size :],
+    )
+    piles: dict[str, dict[str, list[str]]] = {
+        "stock": {"down": stock, "up": []},
+        "waste": {"down": [], "up": waste},
+    }
+    for index, height in enumerate(heights):
+        piles[f"f{index + 1}"] = {"down": [], "up": [card(r, index) for r in range(1, height + 1)]}
+    # Few, deep piles: cards buried under others make some positions unwinnable.
+    used = rng.randint(1, 3)
+    columns: list[list[str]] = [[] for _ in range(7)]
+    for text in tableau:
+        columns[rng.randrange(used)].append(text)
+    for index, column in enumerate(columns):
+        piles[f"t{index + 1}"] = {"down": column[:-1], "up": column[-1:]}
+    data = {"version": 1, "game": "klondike", "options": options, "piles": piles}
+    return Game.from_position(data)
+
+
+def exhaustive(game: Game, limit: int = 200_000) -> bool | None:
+    """Is the game winnable? A plain search through the engine's own legal moves (which keep
+    the no-repetition rule), with no table and no pruning; None past ``limit`` nodes."""
+    count = 0
+
+    def search(depth: int = 0) -> bool | None:
+        nonlocal count
+        count += 1
+        if count > limit or depth > 200:
+            return None
+        outcome = game.outcome()
+        if outcome.is_over:
+            return outcome.result == "won"
+        unsure = False
+        for move in game.legal_moves():
+            game.push(move)
+            found = search(depth + 1)
+            game.pop()
+            if found:
+                return True
+            unsure = unsure or found is None
+        return None if unsure else False
+
+    return search()
+
+
+def replays_to_win(game: Game, solution: Solution) -> bool:
+    copy = Game.from_position(game.position())
+    copy.replay_moves(solution.moves)
+    return copy.outcome().result == "won"
+
+
+# -- whole deals ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("deal", "draw"), [(3, 3), (5, 3), (2, 1), (4, 1)])
+def test_klondike_deal_is_won_and_replays_through_a_record(deal: int, draw: int) -> None:
+    game = patience.new("klondike", deal=deal, draw=draw)
+    solution = solve(game, nodes=50_000)
+    assert solution.result == "won"
+    game.replay_moves(solution.moves)
+    again = record.loads(record.dumps(game))
+    assert again.outcome().result == "won"
+
+
+def test_node_budget_is_reproducible_and_unknown_when_it_runs_out() -> None:
+    runs = [solve(patience.new("klondike", deal=4, draw=3), nodes=20_000) for _ in range(2)]
+    assert runs[0] == runs[1] or (runs[0].moves == runs[1].moves and runs[0].nodes == runs[1].nodes)
+    short = solve(patience.new("klondike", deal=4, draw=3), nodes=50)
+    assert short.result == "unknown"
+    assert short.nodes == 50
+    assert "node budget" in short.why
+
+
+def test_memory_bound_gives_unknown() -> None:
+    solution = solve(patience.new("klondike", deal=4, draw=3), nodes=100_000, max_states=30)
+    assert solution.result == "unknown"
+    assert "memory" in solution.why
+
+
+def test_a_deal_with_no_playable_card_is_unwinnable_by_both_solvers() -> None:
+    # Deal 2 with three cards turned: no stock card and no tableau card ever moves.
+    fast = solve(patience.new("klondike", deal=2, draw=3), nodes=1_000)
+    plain = solve(patience.new("klondike", deal=2, draw=3), nodes=1_000, generic=True)
+    assert fast.result == plain.result == "unwinnable"
+
+
+def test_solving_continues_a_game_and_keeps_its_history() -> None:
+    game = patience.new("klondike", deal=3, draw=3)
+    game.push(game.legal_moves()[0])
+    solution = solve(game, nodes=50_000)
+    assert solution.result == "won"
+    game.replay_moves(solution.moves)
+    assert game.outcome().result == "won"
+
+
+# -- small positions: pruning agrees with the plain search -----------------------------------
+
+# The plain searches are only feasible without from_foundation (cards coming back multiply the
+# plain search space); from_foundation is covered by the tests further down.
+OPTION_SETS: list[dict[str, Any]] = [
+    {"draw": 1, "from_foundation": False},
+    {"draw": 3, "from_foundation": False},
+    {"draw": 3, "from_foundation": False, "passes": 1},
+    {"draw": 1, "from_foundation": False, "passes": 2},
+]
+
+
+def reachable(game: Game, limit: int = 300_000) -> bool | None:
+    """Is a won state reachable, ignoring the no-repetition rule? A plain graph search
+    over exact states (every pile in order, and the passes used), no symmetry, no pruning. A
+    winning line can always be shortened to one that repeats no position, so this is the same
+    question as winnability under the rule."""
+    rules = game.rules
+    start = game.state
+    # With unlimited passes the count of passes used changes nothing (and never ends).
+    counted = rules.options.get("passes") != "unlimited"
+
+    def exact(state: Any) -> tuple[Any, str]:
+        return rules.key(state), json.dumps(rules.extra_json(state)) if counted else ""
+
+    seen = {exact(start)}
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        outcome = rules.finished(state)
+        if outcome is not None:
+            if outcome.result == "won":
+                return True
+            continue
+        for move in rules.candidate_moves(state):
+            after, _ = rules.perform(state, move)
+            identity = exact(after)
+            if identity not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(identity)
+                stack.append(after)
+    return False
+
+
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+)
+def test_fast_and_generic_solvers_agree_with_plain_searches(options: dict[str, Any]) -> None:
+    answers = []
+    for seed in range(16):
+        game = endgame(seed, 6, **options)
+        fast = solve(game, nodes=100_000)
+        generic = solve(game, nodes=3_000, generic=True)
+        assert fast.result != "unknown"
+        for solution in (fast, generic):
+            if solution.result == "won":
+                assert replays_to_win(game, solution)
+        if generic.result != "unknown":
+            assert fast.result == generic.result, seed
+        truth = reachable(game, limit=20_000)
+        if truth is None:  # too big for the plain search
+            continue
+        assert fast.result == ("won" if truth else "unwinnable"), seed
+        # The engine itself, move by move, where the plain tree is small enough.
+        engine_truth = exhaustive(game, limit=300)
+        if engine_truth is not None:
+            assert engine_truth == truth, seed
+        answers.append(truth)
+    assert True in answers
+    assert False in answers
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_stricter_options_are_never_more_winnable(seed: int) -> None:
+    def won(**options: Any) -> bool:
+        result = solve(endgame(seed, 10, **options), nodes=100_000).result
+        assert result != "unknown"
+        return result == "won"
+
+    for draw in (1, 3):
+        loose = won(draw=draw)
+        assert won(draw=draw, passes=1) <= won(draw=draw, passes=2) <= loose
+        assert won(draw=draw, from_foundation=False) <= loose
+
+
+def test_from_foundation_can_be_needed() -> None:
+    # 6h lies on 5h in t1; every other card is on a foundation except the hearts 7-K in the
+    # stock. Only by bringing a king-to-seven run down from the foundations can 6h move.
+    piles: dict[str, dict[str, list[str]]] = {
+        "stock": {"down": [card(rank, 2) for rank in range(7, 14)], "up": []},
+        "waste": {"down": [], "up": []},
+    }
+    for suit in range(4):
+        top = 4 if suit == 2 else 13
+        piles[f"f{suit + 1}"] = {"down": [], "up": [card(r, suit) for r in range(1, top + 1)]}
+    for index in range(7):
+        piles[f"t{index + 1}"] = {"down": [], "up": []}
+    piles["t1"] = {"down": [card(5, 2)], "up": [card(6, 2)]}
+    for draw in (1, 3):
+        for flag, expected in ((True, "won"), (False, "unwinnable")):
+            data = {
+                "version": 1,
+                "game": "klondike",
+                "options": {"draw": draw, "from_foundation": flag},
+                "piles": piles,
+            }
+            game = Game.from_position(data)
+            solution = solve(game, nodes=200_000)
+            assert solution.result == expected
+            if expected == "won":
+                assert replays_to_win(game, solution)
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_cli_solve_json_and_record(tmp_path: Path) -> None:
+    runner = CliRunner()
+    path = tmp_path / "won.rec"
+    result = runner.invoke(
+        main,
+        ["solve", "klondike", "--deal", "3", "--nodes", "20000", "--json", "--record", str(path)],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"result", "moves", "nodes", "seconds"}
+    assert data["result"] == "won"
+    replayed = runner.invoke(main, ["replay", str(path), "--json"])
+    assert json.loads(replayed.output)["outcome"]["result"] == "won"
+
+
+def test_cli_solve_position_file(tmp_path: Path) -> None:
+    game = endgame(3, 6, draw=1)
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(game.position()))
+    result = CliRunner().invoke(
+        main, ["solve", "klondike", "--position", str(path), "--nodes", "9999"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.split()[0] in ("won", "unwinnable")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["solve", "klondike"], "exactly one of --deal N and --position FILE"),
+        (["solve", "klondike", "--deal", "1", "--budget", "1", "--nodes", "5"], "at most one"),
+        (["solve", "klondike", "--position", "nowhere.json"], "there is no file"),
+        (["solve", "klondike", "--deal", "2", "--nodes", "9", "--record", "x.rec"], "no record"),
+        (["solve", "klondike", "--deal", "1", "-o", "draw=2"], "draw"),
+    ],
+)
+def test_cli_solve_bad_input_gets_a_clear_message(arguments: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
