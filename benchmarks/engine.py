@@ -53,6 +53,61 @@ def main() -> None:
         moves, games, elapsed = measure(name, args.seconds, args.seed, args.cap)
         table.add_row(name, str(moves), str(games), f"{elapsed:.1f}", f"{moves / elapsed:,.0f}")
     Console().print(table)
+    Console().print(leopard_table(args.seconds, args.seed))
+
+
+def leopard_playouts(seconds: float, seed: int) -> tuple[int, float]:
+    """Whole Leopard deals played out with random legal actions on bare states (the rules'
+    integer-action API, as a search playout does it); return (deals, elapsed)."""
+    from patience.games.leopard import Leopard
+
+    rules = Leopard({"deals": 1})
+    rng = random.Random(seed)
+    deals = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = rules.deal(deals)
+        while not rules.is_terminal(state):
+            actions = rules.legal_actions(state)
+            state = rules.apply_action(state, actions[rng.randrange(len(actions))], in_place=True)
+        deals += 1
+    return deals, time.perf_counter() - start
+
+
+def ismcts_rate(seconds: float, seed: int) -> tuple[int, float]:
+    """ISMCTS iterations run from the first move of Leopard deals (the longest playouts) for
+    about ``seconds``; return (iterations, elapsed)."""
+    from patience.bots import IsmctsBot
+
+    iterations = 0
+    start = time.perf_counter()
+    deal = 0
+    while time.perf_counter() - start < seconds:
+        game = patience.new("leopard", deal=deal, deals=1)
+        bot = IsmctsBot(seed=seed, iterations=200)
+        bot.choose(game.view(game.current_player()))
+        iterations += bot.last_iterations
+        deal += 1
+    return iterations, time.perf_counter() - start
+
+
+def leopard_table(seconds: float, seed: int) -> Table:
+    """Leopard's search speeds: random playouts of whole deals, and ISMCTS iterations."""
+    table = Table(title="Leopard search speed")
+    for column in ("measure", "count", "seconds", "per second"):
+        table.add_column(column, justify="left" if column == "measure" else "right")
+    deals, elapsed = leopard_playouts(seconds, seed)
+    table.add_row(
+        "random playouts (whole deals)", str(deals), f"{elapsed:.1f}", f"{deals / elapsed:,.0f}"
+    )
+    iterations, elapsed = ismcts_rate(seconds, seed)
+    table.add_row(
+        "ISMCTS iterations (first move)",
+        str(iterations),
+        f"{elapsed:.1f}",
+        f"{iterations / elapsed:,.0f}",
+    )
+    return table
 
 
 if __name__ == "__main__":

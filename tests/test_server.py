@@ -113,6 +113,7 @@ def test_a_random_deal_is_shown(client: TestClient) -> None:
     ("body", "message"),
     [
         ({"game": "chess"}, "unknown game"),
+        ({"game": "leopard"}, "one-player games"),
         ({"game": "klondike", "options": {"draw": 2}}, "draw=2"),
         ({"game": "klondike", "options": {"speed": 1}}, "no option 'speed'"),
         ({"game": "klondike", "options": [1]}, "'options' must be an object"),

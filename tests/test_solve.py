@@ -286,6 +286,7 @@ def test_cli_solve_position_file(tmp_path: Path) -> None:
     [
         (["solve", "klondike"], "exactly one of --deal N and --position FILE"),
         (["solve", "klondike", "--deal", "1", "--budget", "1", "--nodes", "5"], "at most one"),
+        (["solve", "leopard", "--deal", "1"], "not a one-player game"),
         (["solve", "klondike", "--position", "nowhere.json"], "there is no file"),
         (["solve", "klondike", "--deal", "2", "--nodes", "9", "--record", "x.rec"], "no record"),
         (["solve", "klondike", "--deal", "1", "-o", "draw=2"], "draw"),

@@ -241,3 +241,6 @@ from . import cli_solve  # noqa: E402,F401  (registers commands)
 
 # isort: split
 from . import cli_web  # noqa: E402,F401  (registers commands)
+
+# isort: split
+from . import cli_bots  # noqa: E402,F401  (registers commands)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import abc
 import json
+import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -170,6 +171,9 @@ class Rules(abc.ABC, Generic[S]):
     pile_names: ClassVar[tuple[str, ...]] = ()
     #: How many packs of 52 cards the game uses.
     packs: ClassVar[int] = 1
+    #: False for games in which no position can come back (every turn draws from a stock):
+    #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
+    positions_can_repeat: ClassVar[bool] = True
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         self.options: dict[str, OptionValue] = validate(
@@ -264,6 +268,83 @@ class Rules(abc.ABC, Generic[S]):
             for name in self.pile_names
         }
 
+    def view_json(self, state: S, seat: int) -> JSON:
+        """The position as ``seat`` may see it, without the seat's legal moves and the outcome
+        (:meth:`Game.view` adds those). The default hides face-down pile cards; games with
+        hidden parts beside the piles (hands, a stock kept apart) override this and must never
+        put into it a card that ``seat`` may not see."""
+        data = self.position_json(state, None)
+        data.pop("deal", None)
+        data["piles"] = self.view_piles(state, seat)
+        return data
+
+    def parse_text(self, state: S, text: str) -> Move | None:
+        """A move written in the game's own short notation (``Th 0 5`` in Leopard), or None to
+        let the common notation of docs/notation.md read it. Most games have none."""
+        return None
+
+    # -- the vocabulary of search and learning code (OpenSpiel's names) --------------------
+    #
+    # Actions are small integers. A game with a fixed action space (Leopard) maps moves to
+    # integers of its own; the default numbers the candidate moves of the state in order, so
+    # an action means something only in the state it was listed for. Search code uses these
+    # methods on bare states; they ignore the no-repetition rule, which :class:`Game` applies.
+
+    def action_to_move(self, state: S, action: int) -> Move:
+        """The move that ``action`` stands for in ``state``."""
+        moves = self.candidate_moves(state)
+        if not 0 <= action < len(moves):
+            raise IllegalMove(None, f"action {action} is not one of the {len(moves)} moves here")
+        return moves[action]
+
+    def move_to_action(self, state: S, move: Move) -> int:
+        """The integer action of ``move`` in ``state``."""
+        try:
+            return self.candidate_moves(state).index(move)
+        except ValueError:
+            raise IllegalMove(move, "it is not a move of this position") from None
+
+    def legal_actions(self, state: S) -> list[int]:
+        """The candidate moves of ``state`` as integer actions, in the rules' order."""
+        return [self.move_to_action(state, move) for move in self.candidate_moves(state)]
+
+    def apply_action(self, state: S, action: int, *, in_place: bool = False) -> S:
+        """The state after ``action`` (and its forced moves). With ``in_place`` the caller
+        gives up ``state`` and the rules may change and return it (fast playouts)."""
+        return self.perform(state, self.action_to_move(state, action))[0]
+
+    def is_terminal(self, state: S) -> bool:
+        """True when the game is over in ``state`` by its rules."""
+        return self.finished(state) is not None or not self.candidate_moves(state)
+
+    def returns(self, state: S) -> list[float]:
+        """Each seat's payoff in a terminal state (one-player games: 1 won, 0 otherwise)."""
+        outcome = self.finished(state)
+        return [1.0 if outcome is not None and outcome.result == "won" else 0.0]
+
+    def information_state_string(self, state: S, seat: int) -> str:
+        """All that ``seat`` knows of ``state``, as text (its view, canonical JSON)."""
+        return json.dumps(self.view_json(state, seat), sort_keys=True, separators=(",", ":"))
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
+        """A full state consistent with a seat's ``view`` (from :meth:`Game.view`): the
+        hidden cards dealt at random by ``rng`` (a :class:`random.Random`). Search bots
+        (ISMCTS) plan in such sampled worlds, so they never see the real hidden cards."""
+        raise NotImplementedError(f"{self.name} has no sampler of hidden cards")
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """A quick estimate of how good ``state`` is for ``seat`` (higher is better): greedy
+        bots choose the move whose result scores best."""
+        if self.is_terminal(state):
+            return self.returns(state)[seat]
+        return 0.0
+
+    def rollout_action(self, state: S, rng: random.Random) -> int:
+        """The action a playout takes in ``state``: uniformly random by default; games may
+        give a cheap policy that plays more like a person."""
+        actions = self.legal_actions(state)
+        return int(actions[rng.randrange(len(actions))])
+
     def deck(self) -> list[Card]:
         """Every physical card the game uses, in starting order (docs/deals.md)."""
         return packs(self.packs)
@@ -353,7 +434,8 @@ class _Successor:
     move: Move
     state: State
     forced: list[Move]
-    key: Hashable
+    #: None until the successor is made (games whose positions cannot repeat).
+    key: Hashable | None
 
 
 @dataclass
@@ -459,6 +541,13 @@ class Game:
         if self._successors is None:
             result = []
             if not self._resigned and self.rules.finished(self.state) is None:
+                if not self.rules.positions_can_repeat:
+                    # Nothing to filter: a successor's state is made only when it is pushed.
+                    self._successors = [
+                        _Successor(move, self.state, [], None)
+                        for move in self.rules.candidate_moves(self.state)
+                    ]
+                    return self._successors
                 for move in self.rules.candidate_moves(self.state):
                     after, forced = self.rules.perform(self.state, move)
                     key = self.rules.key(after)
@@ -490,6 +579,9 @@ class Game:
                 text = json.loads(text)
             except json.JSONDecodeError as error:
                 raise MoveSyntaxError(f"cannot read move {text!r}: bad JSON ({error})") from None
+        own = None if isinstance(text, Mapping) else self.rules.parse_text(self.state, text)
+        if own is not None:
+            return own
         move = Move.from_json(text) if isinstance(text, Mapping) else Move.parse(text)
         if move.is_action:
             return move
@@ -519,6 +611,9 @@ class Game:
     def _find(self, move: Move) -> _Successor:
         for successor in self._compute_successors():
             if successor.move == move:
+                if successor.key is None:  # made lazily (positions_can_repeat is False)
+                    after, forced = self.rules.perform(self.state, move)
+                    return _Successor(move, after, forced, self.rules.key(after))
                 return successor
         outcome = self.outcome()
         if outcome.is_over and (self._resigned or self.rules.finished(self.state) is not None):
@@ -628,14 +723,34 @@ class Game:
     def view(self, seat: int = 0) -> JSON:
         """What ``seat`` may see: the position with every hidden card ``null``, plus the seat and
         its legal moves (JSON form) when it is that seat's turn."""
-        data = self.position()
-        data["piles"] = self.rules.view_piles(self.state, seat)
-        data.pop("deal", None)
+        data = self.rules.view_json(self.state, seat)
         data["seat"] = seat
         your_turn = self.current_player() == seat
         data["legal_moves"] = [move.to_json() for move in self.legal_moves()] if your_turn else []
         data["outcome"] = self.outcome().to_json()
         return data
+
+    # -- the vocabulary of search and learning code (OpenSpiel's names) --------------------
+
+    def legal_actions(self) -> list[int]:
+        """The legal moves as the rules' integer actions, in the same order."""
+        return [self.rules.move_to_action(self.state, move) for move in self.legal_moves()]
+
+    def apply_action(self, action: int) -> list[Move]:
+        """Push the move that integer ``action`` stands for; return its forced moves."""
+        return self.push(self.rules.action_to_move(self.state, action))
+
+    def is_terminal(self) -> bool:
+        """True once the game has ended (OpenSpiel's name for :meth:`is_over`)."""
+        return self.is_over()
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff once the game is over (see :meth:`Rules.returns`)."""
+        return self.rules.returns(self.state)
+
+    def information_state_string(self, seat: int) -> str:
+        """All that ``seat`` knows now, as text (its view as canonical JSON)."""
+        return self.rules.information_state_string(self.state, seat)
 
     def replay_moves(self, moves: Iterable[Move | str]) -> None:
         """Push several moves in order (stops at the first illegal one, raising)."""

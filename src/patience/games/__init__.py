@@ -8,8 +8,10 @@ from typing import Any
 from ..engine import Rules
 from .accordion import Accordion
 from .canfield import Canfield
+from .double_solitaire import DoubleSolitaire
 from .klondike import Klondike
 from .leonis_own import LeonisOwn
+from .leopard import Leopard
 from .napoleon import Napoleon
 from .spider import Spider
 
@@ -17,7 +19,17 @@ __all__ = ["GAMES", "UnknownGame", "get_rules", "resolve_name"]
 
 #: Every implemented game, by its RULES.md name, in the order RULES.md lists them.
 GAMES: dict[str, type[Rules[Any]]] = {
-    cls.name: cls for cls in (Klondike, Spider, Canfield, Accordion, Napoleon, LeonisOwn)
+    cls.name: cls
+    for cls in (
+        Klondike,
+        DoubleSolitaire,
+        Spider,
+        Canfield,
+        Accordion,
+        Napoleon,
+        LeonisOwn,
+        Leopard,
+    )
 }
 
 

@@ -82,3 +82,48 @@ def unknown_action(game: str, move: Move, actions: Sequence[str]) -> IllegalMove
     return IllegalMove(
         move, f"{game} has no action {move.action!r}; its actions are " + ", ".join(actions)
     )
+
+
+def fitting_run_count(source: Sequence[Card], run: int, target: Sequence[Card]) -> int:
+    """How many of the top ``run`` cards of ``source`` move onto ``target`` in a tableau built
+    down in alternating colours where only a king fills a space (0: none). Klondike's rule, and
+    Double Solitaire's on each player's own tableau."""
+    if not run:
+        return 0
+    # A run descends by one from its bottom card, so the one card that can fit is found by
+    # rank arithmetic: the card of rank r lies r - top_rank cards deep.
+    wanted = RANK_OF[target[-1]] - 1 if target else 13
+    count = wanted - RANK_OF[source[-1]] + 1
+    if not 1 <= count <= run:
+        return 0
+    if target and IS_RED[source[-count]] == IS_RED[target[-1]]:
+        return 0
+    return count
+
+
+def check_klondike_target(
+    move: Move, card: Card, target: str, onto: Sequence[Card], foundation: bool
+) -> None:
+    """Refuse with :class:`IllegalMove` the cards of ``move`` (``card`` the lowest of them)
+    going on pile ``target`` holding ``onto``, under Klondike's building rules: a foundation
+    (``foundation`` True) takes one card at a time, up in suit from the ace; the tableau builds
+    down in alternating colours, and only a king fills a space."""
+    if foundation:
+        if move.count != 1:
+            raise IllegalMove(move, "cards go to a foundation one at a time")
+        if not fits_foundation_up(card, onto):
+            raise IllegalMove(
+                move,
+                f"{card} cannot go on {target}: it takes {foundation_wants(onto)} "
+                "(foundations build up in suit from the ace)",
+            )
+        return
+    if not onto:
+        if card.rank != Rank.KING:
+            raise IllegalMove(move, f"{card} cannot fill the space {target}: only a king can")
+        return
+    if not builds_down_alternating(card, onto[-1]):
+        raise IllegalMove(
+            move,
+            f"{card} cannot go on {onto[-1]}: the tableau builds down in alternating colours",
+        )

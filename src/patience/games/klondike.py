@@ -11,17 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import IS_RED, RANK_OF, Card, Rank, packs
+from ..cards import Card, packs
 from ..deals import Shuffler
 from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
 from .common import (
     alternating_run_length,
-    builds_down_alternating,
+    check_klondike_target,
     check_pile_name,
     fits_foundation_up,
-    foundation_wants,
+    fitting_run_count,
     numbered,
     recycle_waste,
     turn_stock,
@@ -132,17 +132,7 @@ class Klondike(Rules[KlondikeState]):
     @staticmethod
     def _fitting_count(source: list[Card], run: int, target: list[Card]) -> int:
         """How many of the top ``run`` cards of ``source`` move onto ``target`` (0: none)."""
-        if not run:
-            return 0
-        # A run descends by one from its bottom card, so the one card that can fit is found by
-        # rank arithmetic: the card of rank r lies r - top_rank cards deep.
-        wanted = RANK_OF[target[-1]] - 1 if target else 13
-        count = wanted - RANK_OF[source[-1]] + 1
-        if not 1 <= count <= run:
-            return 0
-        if target and IS_RED[source[-count]] == IS_RED[target[-1]]:
-            return 0
-        return count
+        return fitting_run_count(source, run, target)
 
     # -- applying a move -----------------------------------------------------------------------
 
@@ -225,26 +215,7 @@ class Klondike(Rules[KlondikeState]):
         elif move.count != 1:
             raise IllegalMove(move, f"only the top card of the {source} can move")
         card = piles[source][-move.count]
-        if target in FOUNDATIONS:
-            if move.count != 1:
-                raise IllegalMove(move, "cards go to a foundation one at a time")
-            if not fits_foundation_up(card, piles[target]):
-                raise IllegalMove(
-                    move,
-                    f"{card} cannot go on {target}: it takes {foundation_wants(piles[target])} "
-                    "(foundations build up in suit from the ace)",
-                )
-            return
-        if not piles[target]:
-            if card.rank != Rank.KING:
-                raise IllegalMove(move, f"{card} cannot fill the space {target}: only a king can")
-            return
-        onto = piles[target][-1]
-        if not builds_down_alternating(card, onto):
-            raise IllegalMove(
-                move,
-                f"{card} cannot go on {onto}: the tableau builds down in alternating colours",
-            )
+        check_klondike_target(move, card, target, piles[target], target in FOUNDATIONS)
 
     # -- the end -------------------------------------------------------------------------------
 

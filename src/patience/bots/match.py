@@ -1,0 +1,175 @@
+"""Matches and arenas between bots, generic over games whose seats are filled by bots.
+
+A match is one :class:`~patience.Game` (for Leopard a whole match of deals); each bot is asked
+for a move with its seat's view only. An arena plays pairs of games on the same deal with the
+seats swapped, so that the luck of the cards cancels, and reports win rates and mean score
+margins with 95% confidence intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Game
+from ..games import get_rules
+from ..moves import Move
+from .base import Bot, BotError, get
+
+__all__ = [
+    "ArenaResult",
+    "Interval",
+    "deal_scores",
+    "make_bots",
+    "play_game",
+    "run_arena",
+    "side_of",
+]
+
+
+def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """One bot per seat; seat ``i``'s randomness is seeded with ``"SEED:i"``."""
+    return [get(name, seed=f"{seed}:{seat}") for seat, name in enumerate(names)]
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    on_move: Callable[[Game, int, Move, list[Move]], None] | None = None,
+) -> Game:
+    """Let the bots play ``game`` to its end, each from its own seat's view; return it."""
+    if len(bots) != game.rules.players:
+        raise BotError(f"{game.name} has {game.rules.players} seats, not {len(bots)} bots")
+    while not game.is_over():
+        seat = game.current_player()
+        move = bots[seat].choose(game.view(seat))
+        forced = game.push(move)
+        if on_move is not None:
+            on_move(game, seat, move, forced)
+    return game
+
+
+def deal_scores(forced: Sequence[Move]) -> list[list[int]]:
+    """The points of each deal scored among ``forced`` moves (``score(deal=N,points=A/B)``)."""
+    result = []
+    for move in forced:
+        if move.action == "score":
+            result.append([int(part) for part in str(move.arg("points")).split("/")])
+    return result
+
+
+def side_of(game: Game, seat: int) -> int:
+    """The side (index of ``outcome.scores``) that ``seat`` plays for."""
+    sides = len(game.outcome().scores or ()) or game.rules.players
+    return seat % sides
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean with its 95% confidence interval (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Interval:
+        """The mean of ``values`` and its 95% interval (1.96 standard errors)."""
+        n = len(values)
+        mean = sum(values) / n
+        if n < 2:
+            return cls(mean, -math.inf, math.inf)
+        variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+        half = 1.96 * math.sqrt(variance / n)
+        return cls(mean, mean - half, mean + half)
+
+    def to_json(self) -> dict[str, float]:
+        """``{"mean", "low", "high"}``."""
+        return {"mean": self.mean, "low": self.low, "high": self.high}
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """Per bot (A, B): win rate (a draw counts half) and mean margin over the pairs."""
+
+    names: tuple[str, str]
+    pairs: int
+    win_rate: tuple[Interval, Interval]
+    margin: tuple[Interval, Interval]
+    games: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON."""
+        return {
+            "seats": list(self.names),
+            "pairs": self.pairs,
+            "bots": [
+                {"name": name, "win_rate": rate.to_json(), "margin": margin.to_json()}
+                for name, rate, margin in zip(self.names, self.win_rate, self.margin, strict=True)
+            ],
+            "games": self.games,
+        }
+
+
+def _arena_pair(
+    game_name: str, options: Mapping[str, Any], names: tuple[str, str], deal: int, seed: int
+) -> list[dict[str, Any]]:
+    """Both games of one pair: A in seat 0 then A in seat 1 (B everywhere else)."""
+    rules = get_rules(game_name, options)
+    players = rules.players
+    results = []
+    for a_seat in (0, 1):
+        seats = [names[(seat - a_seat) % 2] for seat in range(players)]
+        game = play_game(Game.create(rules, deal=deal), make_bots(seats, seed))
+        outcome = game.outcome()
+        scores = list(outcome.scores or ())
+        a_side = side_of(game, a_seat)
+        b_side = side_of(game, (a_seat + 1) % players)
+        results.append(
+            {
+                "deal": deal,
+                "seats": seats,
+                "scores": scores,
+                "a_margin": scores[a_side] - scores[b_side],
+                "winner": outcome.winner,
+                "a_won": 1.0
+                if outcome.winner == a_side
+                else 0.5
+                if outcome.winner is None
+                else 0.0,
+            }
+        )
+    return results
+
+
+def run_arena(
+    game_name: str,
+    options: Mapping[str, Any],
+    names: tuple[str, str],
+    pairs: int,
+    first_deal: int = 0,
+    seed: int = 0,
+    jobs: int = 1,
+) -> ArenaResult:
+    """Play ``pairs`` pairs on deals ``first_deal``, ``first_deal + 1``, ...; in each pair the
+    same deal is played twice with the seats swapped. ``jobs`` processes share the pairs."""
+    for name in names:
+        get(name)  # an unknown name fails here, before any game
+    args = [(game_name, dict(options), names, first_deal + i, seed + i) for i in range(pairs)]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            per_pair = list(pool.map(_arena_pair, *zip(*args, strict=True)))
+    else:
+        per_pair = [_arena_pair(*arg) for arg in args]
+    wins_a = [sum(g["a_won"] for g in pair) / 2 for pair in per_pair]
+    margins_a = [sum(g["a_margin"] for g in pair) / 2 for pair in per_pair]
+    return ArenaResult(
+        names=names,
+        pairs=pairs,
+        win_rate=(Interval.of(wins_a), Interval.of([1 - w for w in wins_a])),
+        margin=(Interval.of(margins_a), Interval.of([-m for m in margins_a])),
+        games=[game for pair in per_pair for game in pair],
+    )

@@ -1,0 +1,188 @@
+"""``patience match`` and ``patience arena``: bots (and people) playing the multi-player games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from . import record
+from .bots import BOTS, BotError
+from .bots.match import deal_scores, make_bots, play_game, run_arena
+from .cli import _console, _echo_json, _new_game, deal_option, json_option, main, option_option
+from .engine import Game
+from .moves import Move
+from .terminal import outcome_text
+from .terminal_table import HumanSeat
+
+__all__ = ["arena_command", "match_command"]
+
+seats_option = click.option(
+    "--seats",
+    "seats",
+    required=True,
+    metavar="A,B,...",
+    help=f"Who sits where, seat 0 first: {', '.join(BOTS)} or human.",
+)
+seed_option = click.option(
+    "--seed", "seed", type=int, default=0, show_default=True, help="The bots' random seed."
+)
+
+
+def _seat_names(text: str, players: int) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",")]
+    allowed = [*BOTS, "human"]
+    for name in names:
+        if name not in allowed:
+            raise click.BadParameter(
+                f"unknown seat {name!r}: use {', '.join(allowed)}", param_hint="'--seats'"
+            )
+    if len(names) != players:
+        raise click.BadParameter(
+            f"the game has {players} seats but {len(names)} were given", param_hint="'--seats'"
+        )
+    return names
+
+
+@main.command("match")
+@click.argument("game_name", metavar="GAME")
+@seats_option
+@option_option
+@deal_option
+@seed_option
+@json_option
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the match's record to FILE (JSON if it ends in .json).",
+)
+def match_command(
+    game_name: str,
+    seats: str,
+    options: tuple[str, ...],
+    deal: int | None,
+    seed: int,
+    as_json: bool,
+    record_path: Path | None,
+) -> None:
+    """Play a match of GAME between bots (or people: seat name human) and print the scores
+    deal by deal; the record replays to the same scores with patience replay."""
+    game = _new_game(game_name, deal, options)
+    names = _seat_names(seats, game.rules.players)
+    console = _console()
+    players: list[Any] = make_bots(["random" if n == "human" else n for n in names], seed)
+    for seat, name in enumerate(names):
+        if name == "human":
+            players[seat] = HumanSeat(game, console)
+    deals: list[list[int]] = deal_scores(game.opening)
+
+    def on_move(game: Game, seat: int, move: Move, forced: list[Move]) -> None:
+        for points in deal_scores(forced):
+            deals.append(points)
+            if not as_json:
+                totals = [sum(column) for column in zip(*deals, strict=True)]
+                console.print(
+                    f"deal {len(deals)}: {'-'.join(map(str, points))}"
+                    f"   totals {'-'.join(map(str, totals))}"
+                )
+
+    try:
+        play_game(game, players, on_move)
+    except EOFError:
+        raise click.ClickException("the match was left unfinished") from None
+    except BotError as error:
+        raise click.ClickException(str(error)) from None
+    if record_path is not None:
+        record.dump(game, record_path, players=names, seed=seed)
+    outcome = game.outcome()
+    if as_json:
+        _echo_json(
+            {
+                "game": game.name,
+                "options": game.options,
+                "deal": game.deal,
+                "seed": seed,
+                "seats": names,
+                "deals": deals,
+                "outcome": outcome.to_json(),
+            }
+        )
+        return
+    console.print(outcome_text(outcome))
+
+
+@main.command("arena")
+@click.argument("game_name", metavar="GAME")
+@seats_option
+@click.option(
+    "--pairs",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Pairs of games (each deal twice, seats swapped).",
+)
+@option_option
+@deal_option
+@seed_option
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Processes to play the pairs in.",
+)
+@json_option
+def arena_command(
+    game_name: str,
+    seats: str,
+    pairs: int,
+    options: tuple[str, ...],
+    deal: int | None,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+) -> None:
+    """Play PAIRS pairs of single deals between two bots A,B: each deal twice with the seats
+    swapped. Prints each bot's win rate and mean score margin with 95% confidence intervals.
+
+    A single deal is a match of deals=1 (equal scores: one more deal, as RULES.md says); with
+    -o players=4, A and B are the two sides. --deal is the first pair's deal (0 if left out).
+    """
+    pairs_of_options = list(options)
+    if not any(
+        part.split("=")[0].strip() in ("deals", "target") for o in options for part in o.split(",")
+    ):
+        pairs_of_options.append("deals=1")
+    game = _new_game(game_name, 0, pairs_of_options)
+    names = [name.strip().lower() for name in seats.split(",")]
+    if len(names) != 2 or any(name not in BOTS for name in names):
+        raise click.BadParameter(
+            f"give two bots, A,B, from {', '.join(BOTS)}", param_hint="'--seats'"
+        )
+    if game.rules.players == 3:
+        raise click.BadParameter(
+            "the arena pits two bots: use players=2 or 4", param_hint="'-o' / '--option'"
+        )
+    result = run_arena(game.name, game.options, (names[0], names[1]), pairs, deal or 0, seed, jobs)
+    if as_json:
+        data = result.to_json()
+        data.update(game=game.name, options=game.options, first_deal=deal or 0, seed=seed)
+        _echo_json(data)
+        return
+    table = Table(title=f"{game.rules.title}: {pairs} pairs ({2 * pairs} games)")
+    for column in ("bot", "seat name", "win rate", "95% CI", "mean margin", "95% CI"):
+        table.add_column(column)
+    for index, name in enumerate(result.names):
+        rate, margin = result.win_rate[index], result.margin[index]
+        table.add_row(
+            "AB"[index],
+            name,
+            f"{rate.mean:.3f}",
+            f"[{rate.low:.3f}, {rate.high:.3f}]",
+            f"{margin.mean:+.2f}",
+            f"[{margin.low:+.2f}, {margin.high:+.2f}]",
+        )
+    _console().print(table)

@@ -1,0 +1,134 @@
+"""Bots: legal, reproducible from their seed, blind to hidden cards; matches, arenas, the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import patience
+from patience import Game, record
+from patience.bots import BOTS, BotError, get
+from patience.bots.match import Interval, deal_scores, make_bots, play_game, run_arena
+from patience.cli import main
+
+SMALL = {"ismcts": {"iterations": 25}}
+
+
+def bot(name: str, seed: str) -> patience.bots.Bot:
+    return get(name, seed=seed, **SMALL.get(name, {}))
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_choose_legal_moves_reproducibly(name: str) -> None:
+    game = patience.new("leopard", deal=4, deals=1)
+    rng = random.Random(4)
+    for _ in range(6):
+        game.push(rng.choice(game.legal_moves()))
+    view = game.view(game.current_player())
+    first = bot(name, "s").choose(view)
+    assert game.is_legal(first)
+    assert bot(name, "s").choose(view) == first
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_do_not_see_hidden_cards(name: str) -> None:
+    """Another world with the same view (other hands, other stock) gets the same move."""
+    game = patience.new("leopard", deal=9, deals=1)
+    seat = game.current_player()
+    view = game.view(seat)
+    world = game.rules.sample_state(view, random.Random(99))
+    other = Game.create(game.rules, state=world)
+    other_view = other.view(seat)
+    assert other_view == view
+    assert other.state.hands[1] != game.state.hands[1]
+    assert bot(name, "x").choose(view) == bot(name, "x").choose(other_view)
+
+
+def test_unknown_bot() -> None:
+    with pytest.raises(BotError, match="unknown bot 'nobody'"):
+        get("nobody")
+    with pytest.raises(BotError, match="bad parameter"):
+        get("random", depth=3)
+
+
+def test_a_match_replays_from_its_record_to_the_same_scores() -> None:
+    game = patience.new("leopard", deal=21, deals=2)
+    scores: list[list[int]] = []
+    play_game(
+        game,
+        make_bots(["greedy", "random"], seed=5),
+        lambda g, seat, move, forced: scores.extend(deal_scores(forced)),
+    )
+    assert len(scores) >= 2
+    outcome = game.outcome()
+    assert outcome.scores == tuple(map(sum, zip(*scores, strict=True)))
+    again = record.loads(record.dumps(game, players=["greedy", "random"], seed=5))
+    assert again.outcome() == outcome
+    # And the same seed plays the same match again.
+    twin = play_game(patience.new("leopard", deal=21, deals=2), make_bots(["greedy", "random"], 5))
+    assert twin.move_stack == game.move_stack
+
+
+def test_four_players_and_three_players_play_to_the_end() -> None:
+    for players in (3, 4):
+        game = patience.new("leopard", deal=2, players=players, deals=1)
+        play_game(game, make_bots(["greedy", "random", "greedy", "random"][:players], 1))
+        assert game.is_over()
+
+
+def test_arena_pairs_swap_seats_and_greedy_beats_random() -> None:
+    result = run_arena("leopard", {"deals": 1}, ("greedy", "random"), pairs=3)
+    assert [g["seats"] for g in result.games[:2]] == [["greedy", "random"], ["random", "greedy"]]
+    assert result.games[0]["deal"] == result.games[1]["deal"]
+    assert result.win_rate[0].mean > 0.5
+    assert result.margin[0].mean == -result.margin[1].mean
+
+
+def test_interval() -> None:
+    interval = Interval.of([1.0, 0.0, 1.0, 0.0])
+    assert interval.mean == 0.5
+    assert interval.low < 0.5 < interval.high
+    assert Interval.of([2.0]).low == float("-inf")
+
+
+def test_cli_match_writes_a_record_that_replays(tmp_path: Path) -> None:
+    runner = CliRunner()
+    path = tmp_path / "m.rec"
+    args = ["match", "leopard", "--seats", "greedy,random", "-o", "deals=2", "--deal", "8"]
+    result = runner.invoke(main, [*args, "--seed", "3", "--json", "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["seats"] == ["greedy", "random"]
+    assert [sum(c) for c in zip(*data["deals"], strict=True)] == data["outcome"]["scores"]
+    replayed = runner.invoke(main, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.output)["outcome"] == data["outcome"]
+    text = runner.invoke(main, [*args, "--seed", "3"])
+    assert "deal 1:" in text.output
+    assert "Won" in text.output
+
+
+def test_cli_match_refuses_bad_seats() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["match", "leopard", "--seats", "greedy,nobody"])
+    assert result.exit_code == 2
+    assert "unknown seat 'nobody'" in result.output
+    result = runner.invoke(main, ["match", "leopard", "--seats", "greedy"])
+    assert result.exit_code == 2
+    assert "2 seats but 1 were given" in result.output
+
+
+def test_cli_arena_json() -> None:
+    runner = CliRunner()
+    args = ["arena", "leopard", "--seats", "greedy,random", "--pairs", "2", "--json"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [b["name"] for b in data["bots"]] == ["greedy", "random"]
+    assert len(data["games"]) == 4
+    table = runner.invoke(main, ["arena", "leopard", "--seats", "greedy,random", "--pairs", "1"])
+    assert "win rate" in table.output
