@@ -132,3 +132,29 @@ def test_cli_arena_json() -> None:
     assert len(data["games"]) == 4
     table = runner.invoke(main, ["arena", "leopard", "--seats", "greedy,random", "--pairs", "1"])
     assert "win rate" in table.output
+
+
+def test_cli_arena_for_a_game_without_deals() -> None:
+    """Double Solitaire has no deals option: the arena must not pass deals=1 to it."""
+    runner = CliRunner()
+    args = ["arena", "double-solitaire", "--seats", "greedy,random", "--pairs", "2", "--json"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert "deals" not in data["options"]
+    assert len(data["games"]) == 4
+    leopard = runner.invoke(main, ["arena", "leopard", "--seats", "greedy,random", "--pairs", "1"])
+    assert leopard.exit_code == 0, leopard.output
+
+
+def test_table_does_not_name_a_card_laid_face_down() -> None:
+    from patience.cli_bots import _announced
+
+    game = patience.new("leopard", deal=5, deals=1)  # seat 0 holds Jh and plays first
+    game.push("play(card=Jh,square=0,position=5)")
+    assert _announced(game, game.move_stack[-1], viewer=1) == "play (face down)"
+    assert len(game.move_stack) == 1  # the game is left as it was
+    seat = game.current_player()
+    discard = next(m for m in game.legal_moves() if m.action == "discard")
+    game.push(discard)
+    assert _announced(game, discard, viewer=1 - seat) == discard.text()

@@ -415,3 +415,94 @@ def test_replay_missing_file(tmp_path: Path) -> None:
     result = run("replay", str(tmp_path / "nothing.rec"))
     assert result.exit_code == 1
     assert "nothing.rec" in result.output
+
+
+# -- play: multi-player games at the table -------------------------------------------------------
+
+
+def test_play_leopard_human_against_random() -> None:
+    # Deal 5: seat 0 holds Jh 3h 5d As 6s Ac 6c 8d Qh and plays first.
+    result = run(
+        "play",
+        "leopard",
+        "--deal",
+        "5",
+        "--seats",
+        "human,random",
+        "--seed",
+        "1",
+        input=script("Jh 0 5", "3h 0 5", "ZZ 9", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    assert "seats: 0 human, 1 random" in result.output
+    assert "5:[(J♥)/0]" in result.output  # the legal play is on the square
+    assert "seat 1 (random) plays" in result.output
+    assert "3h goes only on the position of its rank, 3" in result.output
+    assert "cannot read move 'ZZ 9'" in result.output
+    assert "Game left unfinished" in result.output
+
+
+def test_play_leopard_defaults_to_human_and_greedy_and_says_so() -> None:
+    result = run("play", "leopard", "--deal", "5", "-o", "players=3", input=script("quit"))
+    assert result.exit_code == 0, result.output
+    assert "you sit in seat 0, greedy bots in the others" in result.output
+    assert "seats: 0 human, 1 greedy, 2 greedy" in result.output
+
+
+def test_play_double_solitaire_human_against_random() -> None:
+    result = run(
+        "play",
+        "double-solitaire",
+        "--deal",
+        "1",
+        "--seats",
+        "human,random",
+        input=script("a1-a7", "a1-a7", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    assert "seats: 0 human, 1 random" in result.output
+    assert "1 move" in result.output
+    assert "illegal move a1-a7" in result.output
+    assert "Game left unfinished" in result.output
+
+
+def test_play_double_solitaire_asks_the_human_to_call_stop() -> None:
+    # Deal 1 with auto_stop off: after b4-b7 player 2 has left an ace unplayed, so seat 0 is
+    # asked whether to call stop.
+    moves = ["a1-a7", "a5-a1", "a5-f5", "a3-f5", "stock", "ahand-awaste", "b7-f1", "b4-b7"]
+    result = run(
+        "play",
+        "double-solitaire",
+        "--deal",
+        "1",
+        "-o",
+        "auto_stop=off",
+        "--seats",
+        "human,human",
+        input=script(*moves, "pass", "stop", "quit"),
+    )
+    assert result.exit_code == 0, result.output
+    assert "You may call stop on seat 1's last move" in result.output
+    assert "Type stop or let-pass." in result.output
+    assert "must first answer" in result.output  # pass is refused while the question stands
+    assert "9 moves" in result.output
+
+
+def test_play_seats_refused_for_a_one_player_game() -> None:
+    for extra in (["--seats", "human,greedy"], ["--seed", "3"]):
+        result = run("play", "klondike", *extra)
+        assert result.exit_code == 2
+        assert "Klondike is a one-player game" in result.output
+        assert "multi-player games (double-solitaire, leopard)" in result.output
+
+
+def test_play_bad_seats() -> None:
+    result = run("play", "leopard", "--seats", "human,nobody")
+    assert result.exit_code == 2
+    assert "unknown seat 'nobody'" in result.output
+    result = run("play", "double-solitaire", "--seats", "human")
+    assert result.exit_code == 2
+    assert "2 seats but 1 were given" in result.output
+    result = run("play", "--resume", "--seats", "human,greedy")
+    assert result.exit_code == 2
+    assert "leave out --deal, -o, --seats and --seed" in result.output

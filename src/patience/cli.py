@@ -193,19 +193,36 @@ def deal_command(game_name: str, deal: int | None, options: tuple[str, ...], as_
 @click.argument("game_name", metavar="[GAME]", required=False)
 @deal_option
 @option_option
+@click.option(
+    "--seats",
+    "seats",
+    metavar="A,B,...",
+    default=None,
+    help="Multi-player games: who sits where, seat 0 first: human or a bot "
+    "(default: human,greedy,...).",
+)
+@click.option("--seed", "seed", type=int, default=None, help="The bots' random seed (default 0).")
 @click.option("--resume", is_flag=True, help="Continue the game saved when you last played.")
 def play_command(
-    game_name: str | None, deal: int | None, options: tuple[str, ...], resume: bool
+    game_name: str | None,
+    deal: int | None,
+    options: tuple[str, ...],
+    seats: str | None,
+    seed: int | None,
+    resume: bool,
 ) -> None:
     """Play GAME (klondike if left out) in the terminal.
 
-    The game is saved after every move to the autosave file (in the user data directory, or
-    $PATIENCE_HOME), and --resume continues it.
+    A one-player game is saved after every move to the autosave file (in the user data
+    directory, or $PATIENCE_HOME), and --resume continues it. A multi-player game (leopard,
+    double-solitaire) seats you and bots as --seats says, and is not saved.
     """
     path = autosave_path()
     if resume:
-        if deal is not None or options:
-            raise click.UsageError("--resume continues the saved game: leave out --deal and -o")
+        if deal is not None or options or seats is not None or seed is not None:
+            raise click.UsageError(
+                "--resume continues the saved game: leave out --deal, -o, --seats and --seed"
+            )
         if not path.exists():
             raise click.ClickException(
                 f"there is no saved game to resume (looked for {path}); start one with "
@@ -219,6 +236,17 @@ def play_command(
             )
     else:
         game = _new_game(game_name or DEFAULT_GAME, deal, options)
+    if game.rules.players > 1:
+        from .cli_bots import play_at_table  # cli_bots imports this module
+
+        play_at_table(game, seats, 0 if seed is None else seed, _console())
+        return
+    if seats is not None or seed is not None:
+        multi = ", ".join(name for name, rules in GAMES.items() if get_rules(name).players > 1)
+        raise click.UsageError(
+            f"{game.rules.title} is a one-player game: --seats and --seed are for the "
+            f"multi-player games ({multi})"
+        )
     PlaySession(game, _console(), autosave=path).run()
 
 

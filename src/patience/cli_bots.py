@@ -6,18 +6,30 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import record
 from .bots import BOTS, BotError
 from .bots.match import deal_scores, make_bots, play_game, run_arena
-from .cli import _console, _echo_json, _new_game, deal_option, json_option, main, option_option
+from .cli import (
+    _console,
+    _echo_json,
+    _game_name,
+    _new_game,
+    deal_option,
+    json_option,
+    main,
+    option_option,
+)
 from .engine import Game
+from .games import get_rules
 from .moves import Move
 from .terminal import outcome_text
 from .terminal_table import HumanSeat
 
-__all__ = ["arena_command", "match_command"]
+__all__ = ["arena_command", "match_command", "play_at_table", "run_table"]
 
 seats_option = click.option(
     "--seats",
@@ -29,6 +41,34 @@ seats_option = click.option(
 seed_option = click.option(
     "--seed", "seed", type=int, default=0, show_default=True, help="The bots' random seed."
 )
+
+
+def _announced(game: Game, move: Move, viewer: int) -> str:
+    """A move as ``viewer`` may learn it: a card that stays hidden from him (Leopard's jacks
+    and queens laid face down) is not named."""
+    card = move.arg("card")
+    if not isinstance(card, str):
+        return move.text()
+    return move.text() if _card_became_visible(game, card, viewer) else f"{move.action} (face down)"
+
+
+def _count_card(data: object, card: str) -> int:
+    if isinstance(data, str):
+        return int(data == card)
+    if isinstance(data, dict):
+        return sum(_count_card(value, card) for value in data.values())
+    if isinstance(data, list):
+        return sum(_count_card(value, card) for value in data)
+    return 0
+
+
+def _card_became_visible(game: Game, card: str, viewer: int) -> bool:
+    """Whether the last move showed ``card`` to ``viewer`` (compares his view before and after
+    the move; the game is left as it was)."""
+    move = game.pop()
+    before = _count_card(game.view(viewer), card)
+    game.push(move)
+    return _count_card(game.view(viewer), card) > before
 
 
 def _seat_names(text: str, players: int) -> list[str]:
@@ -44,6 +84,81 @@ def _seat_names(text: str, players: int) -> list[str]:
             f"the game has {players} seats but {len(names)} were given", param_hint="'--seats'"
         )
     return names
+
+
+def run_table(
+    game: Game,
+    names: list[str],
+    seed: int,
+    console: Console,
+    *,
+    show_deals: bool = True,
+    announce_moves: bool = False,
+) -> list[list[int]]:
+    """Play ``game`` to its end with a bot (or a :class:`HumanSeat`: name ``human``) in each
+    seat; return each deal's points. A human who quits raises :class:`EOFError`; a failing bot
+    is a :class:`click.ClickException`.
+
+    ``show_deals`` prints each deal's points and the totals as they come; ``announce_moves``
+    prints each bot's move as the humans at the table may learn it.
+    """
+    players: list[Any] = make_bots(["random" if n == "human" else n for n in names], seed)
+    humans = [seat for seat, name in enumerate(names) if name == "human"]
+    for seat in humans:
+        players[seat] = HumanSeat(game, console)
+    deals: list[list[int]] = deal_scores(game.opening)
+
+    def on_move(game: Game, seat: int, move: Move, forced: list[Move]) -> None:
+        if announce_moves and names[seat] != "human":
+            # Several humans share one screen anyway; name only what the first of them may see.
+            shown = _announced(game, move, humans[0] if humans else seat)
+            console.print(Text(f"seat {seat} ({names[seat]}) plays {shown}", style="cyan"))
+        for points in deal_scores(forced):
+            deals.append(points)
+            if show_deals:
+                totals = [sum(column) for column in zip(*deals, strict=True)]
+                console.print(
+                    f"deal {len(deals)}: {'-'.join(map(str, points))}"
+                    f"   totals {'-'.join(map(str, totals))}"
+                )
+
+    try:
+        play_game(game, players, on_move)
+    except BotError as error:
+        raise click.ClickException(str(error)) from None
+    return deals
+
+
+def play_at_table(game: Game, seats: str | None, seed: int, console: Console) -> None:
+    """``patience play`` for a multi-player game: the humans at their seats, bots elsewhere
+    (human in seat 0 and greedy bots if ``seats`` is None). Quitting leaves the game unsaved."""
+    players = game.rules.players
+    if seats is None:
+        names = ["human", *["greedy"] * (players - 1)]
+        example = ",".join(["human", *["random"] * (players - 1)])
+        console.print(
+            f"{game.rules.title} has {players} seats: you sit in seat 0, greedy bots in the "
+            f"others. Choose with --seats, e.g. --seats {example}.",
+            soft_wrap=True,
+        )
+    else:
+        names = _seat_names(seats, players)
+    deal = "no deal number" if game.deal is None else f"deal {game.deal}"
+    console.print(
+        Text.assemble(
+            "Playing ",
+            (game.rules.title, "bold"),
+            f", {deal}, seats: {', '.join(f'{i} {n}' for i, n in enumerate(names))}. "
+            "Type help for the moves, quit to leave.",
+        ),
+        soft_wrap=True,
+    )
+    try:
+        run_table(game, names, seed, console, announce_moves=True)
+    except EOFError:
+        console.print("Game left unfinished (multi-player games are not saved).")
+        return
+    console.print(outcome_text(game.outcome()))
 
 
 @main.command("match")
@@ -73,28 +188,10 @@ def match_command(
     game = _new_game(game_name, deal, options)
     names = _seat_names(seats, game.rules.players)
     console = _console()
-    players: list[Any] = make_bots(["random" if n == "human" else n for n in names], seed)
-    for seat, name in enumerate(names):
-        if name == "human":
-            players[seat] = HumanSeat(game, console)
-    deals: list[list[int]] = deal_scores(game.opening)
-
-    def on_move(game: Game, seat: int, move: Move, forced: list[Move]) -> None:
-        for points in deal_scores(forced):
-            deals.append(points)
-            if not as_json:
-                totals = [sum(column) for column in zip(*deals, strict=True)]
-                console.print(
-                    f"deal {len(deals)}: {'-'.join(map(str, points))}"
-                    f"   totals {'-'.join(map(str, totals))}"
-                )
-
     try:
-        play_game(game, players, on_move)
+        deals = run_table(game, names, seed, console, show_deals=not as_json)
     except EOFError:
         raise click.ClickException("the match was left unfinished") from None
-    except BotError as error:
-        raise click.ClickException(str(error)) from None
     if record_path is not None:
         record.dump(game, record_path, players=names, seed=seed)
     outcome = game.outcome()
@@ -112,6 +209,11 @@ def match_command(
         )
         return
     console.print(outcome_text(outcome))
+
+
+def _rules_of(game_name: str) -> Any:
+    """The rules of GAME with its default options (for its option names), or a usage error."""
+    return get_rules(_game_name(game_name), {})
 
 
 @main.command("arena")
@@ -152,9 +254,10 @@ def arena_command(
     -o players=4, A and B are the two sides. --deal is the first pair's deal (0 if left out).
     """
     pairs_of_options = list(options)
-    if not any(
-        part.split("=")[0].strip() in ("deals", "target") for o in options for part in o.split(",")
-    ):
+    given = {part.split("=")[0].strip() for o in options for part in o.split(",")}
+    # A single deal only where a match has several (Leopard); other games are one deal already.
+    has_deals = any(spec.name == "deals" for spec in _rules_of(game_name).option_specs)
+    if has_deals and not given & {"deals", "target"}:
         pairs_of_options.append("deals=1")
     game = _new_game(game_name, 0, pairs_of_options)
     names = [name.strip().lower() for name in seats.split(",")]

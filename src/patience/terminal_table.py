@@ -105,10 +105,24 @@ def leopard_layout(game: Game, data: Mapping[str, Any]) -> RenderableType:
     return Group(*lines)
 
 
-HUMAN_HELP = """\
+LEOPARD_HELP = """\
 Moves: 7h 1 (a seven onto square 1, at position 7), Th 0 5 (a ten onto square 0, position 5),
 Jc 1 9 (a jack face down onto square 1, position 9), d Qs (discard), declare, draw, ask, yes, no;
 or the full notation: play(card=Th,square=0,position=5). Commands: moves, help, quit."""
+
+GENERIC_HELP = """\
+Type a move in notation (moves lists the legal ones). Commands: moves, help, quit."""
+
+#: Help at the prompt by game; other games get :data:`GENERIC_HELP`.
+HUMAN_HELP = {
+    "leopard": LEOPARD_HELP,
+    "double-solitaire": """\
+Moves: a3-f (to whichever foundation takes it), a3-f1, a3-a5, ahand-f2, ahand-awaste,
+awaste-a4, stock, recycle, pass; when asked: stop or let-pass. Commands: moves, help, quit.""",
+}
+
+#: Answers to a question the engine puts to a seat between turns (Double Solitaire's stop).
+ANSWER_ACTIONS = {"stop", "let-pass"}
 
 
 class HumanSeat:
@@ -120,12 +134,34 @@ class HumanSeat:
         self.game = game
         self.console = console
 
+    def help_text(self) -> str:
+        """The moves and commands at the prompt, for this seat's game."""
+        return HUMAN_HELP.get(self.game.name, GENERIC_HELP)
+
+    def question(self) -> str | None:
+        """What the engine asks this seat, when its legal moves are only answers (a stop to
+        call or let pass), so that the prompt says so instead of leaving the seat to guess."""
+        legal = self.game.legal_moves()
+        if not legal or not all(m.is_action and m.action in ANSWER_ACTIONS for m in legal):
+            return None
+        mover = self.game.rules.current_player(self.game.state)
+        other = getattr(self.game.state, "turn", None)
+        whose = f"seat {other}'s last move" if isinstance(other, int) and other != mover else ""
+        choices = " or ".join(m.text() for m in legal)
+        return (
+            f"You may call stop on {whose or 'the last move'}: it did not put up an ace while "
+            f"one was playable. Type {choices}."
+        )
+
     def choose(self, view: Mapping[str, Any]) -> Move:
         """Draw the table from the seat's view and read moves until a legal one."""
         from .terminal import render_game
 
         seat = int(view["seat"])
         self.console.print(render_game(self.game, seat=seat))
+        question = self.question()
+        if question is not None:
+            self.console.print(Text(question, style="bold yellow"), soft_wrap=True)
         while True:
             try:
                 text = str(
@@ -136,15 +172,24 @@ class HumanSeat:
             if text in ("quit", "q"):
                 raise EOFError
             if text in ("help", "?", ""):
-                self.console.print(HUMAN_HELP)
+                self.console.print(self.help_text())
+                if question is not None:
+                    self.console.print(Text(question, style="bold yellow"), soft_wrap=True)
                 continue
-            if text == "moves":
-                self.console.print(", ".join(m.text() for m in self.game.legal_moves()))
+            if text in ("moves", "m"):
+                legal = self.game.legal_moves()
+                self.console.print(
+                    f"{len(legal)} legal: " + ", ".join(m.text() for m in legal), soft_wrap=True
+                )
                 continue
             try:
                 move = self.game.parse_move(text)
                 if not self.game.is_legal(move):
                     self.game.push(move)  # raises, saying why
                 return move
-            except (IllegalMove, MoveSyntaxError) as error:
-                self.console.print(Text(str(error), style="red"))
+            except (IllegalMove, MoveSyntaxError, ValueError) as error:
+                # Every bad line is a ValueError that says why; the seat is asked again.
+                self.console.print(
+                    Text(f"{error}. Type moves for the legal moves, help for help.", style="red"),
+                    soft_wrap=True,
+                )
