@@ -112,6 +112,15 @@ def test_cli_match_writes_a_record_that_replays(tmp_path: Path) -> None:
     assert "Won" in text.output
 
 
+def test_cli_match_says_when_the_record_cannot_be_written(tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "m.rec"
+    args = ["match", "leopard", "--seats", "random,random", "-o", "deals=1", "--deal", "8"]
+    result = CliRunner().invoke(main, [*args, "--record", str(path)])
+    assert result.exit_code == 1
+    assert f"cannot write {path}" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
 def test_cli_match_refuses_bad_seats() -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["match", "leopard", "--seats", "greedy,nobody"])

@@ -193,7 +193,10 @@ def match_command(
     except EOFError:
         raise click.ClickException("the match was left unfinished") from None
     if record_path is not None:
-        record.dump(game, record_path, players=names, seed=seed)
+        try:
+            record.dump(game, record_path, players=names, seed=seed)
+        except OSError as error:
+            raise click.ClickException(f"cannot write {record_path}: {error}") from None
     outcome = game.outcome()
     if as_json:
         _echo_json(
