@@ -167,3 +167,15 @@ def test_table_does_not_name_a_card_laid_face_down() -> None:
     discard = next(m for m in game.legal_moves() if m.action == "discard")
     game.push(discard)
     assert _announced(game, discard, viewer=1 - seat) == discard.text()
+
+
+def test_win_rate_interval_is_wilsons_and_meaningful_at_the_extremes() -> None:
+    from patience.bots.match import Interval
+
+    every = Interval.wilson(20, 20)
+    assert every.mean == 1.0
+    assert abs(every.low - 0.8389) < 1e-3
+    assert every.high == 1.0
+    half = Interval.wilson(10, 20)
+    assert abs(half.low - 0.2993) < 1e-3
+    assert abs(half.high - 0.7007) < 1e-3

@@ -86,6 +86,18 @@ class Interval:
         half = 1.96 * math.sqrt(variance / n)
         return cls(mean, mean - half, mean + half)
 
+    @classmethod
+    def wilson(cls, successes: float, trials: int) -> Interval:
+        """A proportion's 95% Wilson score interval: unlike the normal approximation it stays
+        meaningful at 0 or 1 successes in every trial (a draw counts as half a success)."""
+        if trials == 0:
+            return cls(math.nan, 0.0, 1.0)
+        z = 1.96
+        p = successes / trials
+        centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+        half = z / (1 + z * z / trials) * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials**2))
+        return cls(p, max(0.0, centre - half), min(1.0, centre + half))
+
     def to_json(self) -> dict[str, float]:
         """``{"mean", "low", "high"}``."""
         return {"mean": self.mean, "low": self.low, "high": self.high}
@@ -169,7 +181,11 @@ def run_arena(
     return ArenaResult(
         names=names,
         pairs=pairs,
-        win_rate=(Interval.of(wins_a), Interval.of([1 - w for w in wins_a])),
+        # Each game counts as a trial (two a pair): the Wilson interval of the win rate.
+        win_rate=(
+            Interval.wilson(2 * sum(wins_a), 2 * pairs),
+            Interval.wilson(2 * pairs - 2 * sum(wins_a), 2 * pairs),
+        ),
         margin=(Interval.of(margins_a), Interval.of([-m for m in margins_a])),
         games=[game for pair in per_pair for game in pair],
     )
