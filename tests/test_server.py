@@ -332,3 +332,144 @@ def test_serve_refuses_a_file_that_is_not_a_store(tmp_path: Path) -> None:
     assert "cannot open the store" in result.output
     assert "file is not a database" in result.output
     assert CliRunner().invoke(main, ["serve", "--port", "0"]).exit_code == 2
+
+
+# -- the rules of the game -------------------------------------------------------------------
+
+
+def test_the_rules_of_every_game_come_as_html(client: TestClient) -> None:
+    for name in one_player_games():
+        response = client.get(f"/api/rules/{name}")
+        assert response.status_code == 200, response.text
+        assert response.json()["html"].startswith("<h1>")
+    klondike = client.get("/api/rules/klondike").json()["html"]
+    assert "Klondike" in klondike
+    assert "<script" not in klondike.lower()
+
+
+def test_rules_are_found_in_the_repository_docs_folder() -> None:
+    from patience.server.rules import REPOSITORY_RULES, default_rules_dirs
+
+    repository_rules = Path(__file__).resolve().parents[1] / "docs" / "rules"
+    assert repository_rules == REPOSITORY_RULES
+    assert default_rules_dirs()[-1] == repository_rules
+
+
+def test_rules_are_read_from_the_first_folder_that_has_them_and_raw_html_is_escaped(
+    tmp_path: Path,
+) -> None:
+    packaged, repository = tmp_path / "packaged", tmp_path / "repository"
+    packaged.mkdir()
+    repository.mkdir()
+    (packaged / "klondike.md").write_text("# Packaged\n\n<script>alert(1)</script>\n")
+    (repository / "klondike.md").write_text("# From the repository\n")
+    (repository / "spider.md").write_text("# Spider\n\n[x](javascript:alert(1)) *ten* piles\n")
+    app = create_app(":memory:", rules_dirs=[packaged, repository])
+    with TestClient(app) as test_client:
+        html = test_client.get("/api/rules/klondike").json()["html"]
+        assert html.startswith("<h1>Packaged</h1>")
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "<script>" not in html
+        spider = test_client.get("/api/rules/spider").json()["html"]
+        assert "<em>ten</em>" in spider
+        assert "javascript:" not in spider.replace("[x](javascript:alert(1))", "")
+
+
+def test_missing_rules_and_unknown_games_are_a_clear_404(tmp_path: Path) -> None:
+    with TestClient(create_app(":memory:", rules_dirs=[tmp_path])) as test_client:
+        missing = test_client.get("/api/rules/klondike")
+        assert missing.status_code == 404
+        assert missing.json()["error"].startswith("the rules of klondike are not installed")
+        assert str(tmp_path) in missing.json()["error"]
+        unknown = test_client.get("/api/rules/chess")
+        assert unknown.status_code == 404
+        assert "unknown game 'chess'" in unknown.json()["error"]
+
+
+# -- automatic finish ----------------------------------------------------------------------
+
+
+def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Path) -> None:
+    won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
+    # From move 113 on the golden game has every card face up, the stock and waste empty.
+    ready = 113
+    with TestClient(create_app(db_path)) as client:
+        table = new_table(client, deal=won.deal, **won.options)["table"]
+        for move in won.moves[: ready - 1]:
+            state = send(client, table, "move", move=move.text()).json()
+        assert state["can_autofinish"] is False
+        refused = client.post(f"/api/tables/{table}/autofinish", json={})
+        assert refused.status_code == 422
+        assert refused.json()["error"].startswith("no automatic finish yet")
+        assert refused.json()["state"]["moves"] == ready - 1
+        state = send(client, table, "move", move=won.moves[ready - 1].text()).json()
+        assert state["can_autofinish"] is True
+        stale = client.post(f"/api/tables/{table}/autofinish", json={"events": 0})
+        assert stale.status_code == 409
+        finished = client.post(
+            f"/api/tables/{table}/autofinish", json={"events": state["events"]}
+        ).json()
+        assert finished["outcome"]["result"] == "won"
+        assert finished["can_autofinish"] is False
+        assert finished["moves"] == len(won.moves)
+        # One stored event per foundation move, each undoable like any other.
+        assert finished["events"] == state["events"] + len(won.moves) - ready
+        undone = send(client, table, "undo").json()
+        assert undone["moves"] == len(won.moves) - 1
+        assert undone["outcome"]["result"] == "ongoing"
+        assert undone["can_autofinish"] is True
+        assert client.post(f"/api/tables/{table}/autofinish").json()["outcome"]["result"] == "won"
+    with TestClient(create_app(db_path)) as client:
+        resumed = client.get(f"/api/tables/{table}").json()
+        assert (resumed["moves"], resumed["outcome"]["result"]) == (len(won.moves), "won")
+        assert client.post(f"/api/tables/{table}/autofinish").status_code == 422
+
+
+def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty() -> None:
+    from patience.server.tables import autofinish_moves
+
+    def klondike(**piles: tuple[list[str], list[str]]) -> patience.Game:
+        """A Klondike position: each foundation built to the jack, the kings and queens as
+        given (face down, face up) and every other pile empty."""
+        layout = {
+            name: {"down": [], "up": []}
+            for name in patience.new("klondike", deal=1).position()["piles"]
+        }
+        for index, suit in enumerate("cdhs"):
+            layout[f"f{index + 1}"]["up"] = [rank + suit for rank in "A23456789TJ"]
+        for name, (down, up) in piles.items():
+            layout[name] = {"down": down, "up": up}
+        start = patience.new("klondike", deal=1).position()
+        return patience.Game.from_position({**start, "deal": None, "piles": layout})
+
+    ready = klondike(
+        t1=([], ["Kc", "Qd"]), t2=([], ["Kd", "Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
+    )
+    moves = autofinish_moves(ready)
+    assert moves is not None
+    assert len(moves) == 8
+    assert all(move.target in {"f1", "f2", "f3", "f4"} for move in moves)
+    hidden = klondike(
+        t1=(["Kc"], ["Qd"]), t2=([], ["Kd", "Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
+    )
+    assert autofinish_moves(hidden) is None
+    stock = klondike(
+        stock=(["Qh"], []),
+        t1=([], ["Kc", "Qd"]),
+        t2=([], ["Kd", "Qc"]),
+        t3=([], ["Kh", "Qs"]),
+        t4=([], ["Ks"]),
+    )
+    assert autofinish_moves(stock) is None
+    waste = klondike(
+        waste=([], ["Qh"]),
+        t1=([], ["Kc", "Qd"]),
+        t2=([], ["Kd", "Qc"]),
+        t3=([], ["Kh", "Qs"]),
+        t4=([], ["Ks"]),
+    )
+    assert autofinish_moves(waste) is None
+    # Automatic finish makes the same moves the player could: none of them is lost on the way.
+    for move in moves:
+        ready.push(move)
+    assert ready.outcome().result == "won"

@@ -8,9 +8,11 @@ HTTP (every answer is JSON; errors are ``{"error": "..."}`` with a fitting statu
 * ``GET /api/tables``: the player's tables, latest first (``?ongoing=1``: unfinished ones);
 * ``GET /api/tables/{id}``: the table's state for the player's seat;
 * ``POST /api/tables/{id} {"command", "move", "events"}``: a command (docs/web.md);
+* ``POST /api/tables/{id}/autofinish {"events"}``: the foundation moves that win, one by one;
 * ``POST /api/tables/{id}/new {"deal"}``: a new table of the same game and options;
 * ``GET /api/tables/{id}/record?format=text|json``: the record, as a download;
-* ``GET /api/stats?player=NAME``: statistics per game (the cookie's player by default).
+* ``GET /api/stats?player=NAME``: statistics per game (the cookie's player by default);
+* ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown).
 
 Websocket ``/ws/tables/{id}``: the server sends ``{"type": "state", "state": ...}`` on connecting
 and to every connection of the table after each change; a client sends commands (the same JSON as
@@ -21,8 +23,9 @@ where tables of several players (one connection per seat, each sent its own view
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -38,6 +41,7 @@ from .. import record
 from ..engine import Game
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
+from .rules import RulesBook
 from .tables import CommandError, DealPicker, Table, Tables, catalogue
 
 __all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "WEB_DIR", "create_app"]
@@ -123,15 +127,19 @@ def create_app(
     *,
     deal_picker: DealPicker | None = None,
     hinter: Hinter | None = None,
+    rules_dirs: Sequence[Traversable] | None = None,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
     ``deal_picker`` and ``hinter`` are the hooks for the solver: the first chooses deal numbers
     (and makes "winnable deals only" possible), the second answers ``/api/tables/{id}/hint``.
+    ``rules_dirs`` are the folders searched for ``GAME.md`` rules files (by default the
+    package's, then the repository's ``docs/rules``).
     """
     store = Store(db_path)
     tables = Tables(store, deal_picker)
     hub = Hub()
+    rules_book = RulesBook(rules_dirs)
 
     async def page(request: Request) -> Response:
         response = FileResponse(WEB_DIR / "index.html", media_type="text/html")
@@ -213,6 +221,21 @@ def create_app(
         await hub.broadcast(table)
         return JSONResponse(table.state(seat))
 
+    async def autofinish(request: Request) -> Response:
+        data = await read_json(request)
+        table, seat = seated(request)
+        async with table.lock:
+            try:
+                tables.autofinish(table, seat, data)
+            except CommandError as error:
+                current = tables.get(table.id)
+                body = {"error": error.message, "state": current.state(seat)}
+                # Some moves may be stored already if the store refused one midway.
+                await hub.broadcast(current)
+                return JSONResponse(body, status_code=error.status)
+        await hub.broadcast(table)
+        return JSONResponse(table.state(seat))
+
     async def new_deal(request: Request) -> Response:
         data = await read_json(request)
         table, _ = seated(request)
@@ -250,6 +273,9 @@ def create_app(
         return JSONResponse(
             {"player": name, "games": [entry.to_json() for entry in store.stats(name)]}
         )
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse({"html": rules_book.html(request.path_params["game"])})
 
     async def table_socket(socket: WebSocket) -> None:
         await socket.accept()
@@ -309,10 +335,12 @@ def create_app(
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}", command, methods=["POST"]),
+        Route("/api/tables/{table_id}/autofinish", autofinish, methods=["POST"]),
         Route("/api/tables/{table_id}/new", new_deal, methods=["POST"]),
         Route("/api/tables/{table_id}/record", download_record, methods=["GET"]),
         Route("/api/tables/{table_id}/hint", hint, methods=["GET"]),
         Route("/api/stats", stats),
+        Route("/api/rules/{game}", rules, methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]

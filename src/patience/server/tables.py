@@ -34,12 +34,19 @@ __all__ = [
     "DealPicker",
     "Table",
     "Tables",
+    "autofinish_moves",
     "catalogue",
     "one_player_games",
 ]
 
 #: The commands a seat may send; ``move`` carries the move (text or JSON form).
 COMMANDS = ("move", "undo", "redo", "restart", "resign")
+
+#: Piles that must be empty (when a game has them) before an automatic finish is offered.
+STOCK_PILES = ("stock", "waste")
+
+#: More foundation moves than any game's pack has cards: a bound on the automatic finish.
+AUTOFINISH_LIMIT = 1000
 
 #: How many tables stay in memory; others are rebuilt from the store when next used.
 CACHE_SIZE = 256
@@ -108,7 +115,46 @@ class Table:
             "events": self.events,
             "elapsed": round(self.elapsed(), 1),
             "outcome": view["outcome"],
+            "can_autofinish": seat == game.current_player() and autofinish_moves(game) is not None,
         }
+
+
+def _is_foundation(pile: str | None) -> bool:
+    return pile is not None and pile.startswith("f") and pile[1:].isdigit()
+
+
+def autofinish_moves(game: Game) -> list[Move] | None:
+    """The foundation moves that win the game from here, when only such moves are needed; else
+    None.
+
+    Offered for any game when no card anywhere is face down, the stock and waste (if the game has
+    them) are empty, and making legal moves to foundations (f1, f2, ...) only, the first
+    candidate each time, ends in a win. The game itself is not touched: the moves are tried on
+    copies of its state.
+    """
+    if game.outcome().is_over:
+        return None
+    rules, state = game.rules, game.state
+    if any(state.down.get(name, 0) for name in state.piles):
+        return None
+    if any(state.piles.get(name) for name in STOCK_PILES):
+        return None
+    moves: list[Move] = []
+    while rules.finished(state) is None and len(moves) < AUTOFINISH_LIMIT:
+        move = next(
+            (
+                candidate
+                for candidate in rules.candidate_moves(state)
+                if not candidate.is_action and _is_foundation(candidate.target)
+            ),
+            None,
+        )
+        if move is None:
+            return None
+        state, _ = rules.perform(state, move)
+        moves.append(move)
+    outcome = rules.finished(state)
+    return moves if outcome is not None and outcome.result == "won" else None
 
 
 def one_player_games() -> list[str]:
@@ -309,6 +355,33 @@ class Tables:
             table.finished = table.finished or time.time()
         else:
             table.finished = None
+
+    def autofinish(self, table: Table, seat: int, data: object) -> int:
+        """Play the moves of :func:`autofinish_moves` one by one as ``move`` commands (each
+        stored, and undoable, like any move); the number of moves made.
+
+        Refused (422, nothing changed) unless only safe foundation moves remain; ``"events"``
+        out of date is a 409 as for any command.
+        """
+        if data is not None and not isinstance(data, Mapping):
+            raise CommandError(400, 'send {} or {"events": N}')
+        known = data.get("events") if data is not None else None
+        if known is not None and known != table.events:
+            raise CommandError(
+                409, "the table has changed since you last saw it: here is how it stands now"
+            )
+        if table.game.current_player() != seat:
+            raise CommandError(422, "it is not your turn")
+        moves = autofinish_moves(table.game)
+        if moves is None:
+            raise CommandError(
+                422,
+                "no automatic finish yet: it needs every card face up, the stock and waste empty, "
+                "and every card able to go to the foundations by foundation moves alone",
+            )
+        for move in moves:
+            self.command(table, seat, {"command": "move", "move": move.text()})
+        return len(moves)
 
 
 def _replay(game: Game, event: Event) -> None:

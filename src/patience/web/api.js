@@ -37,10 +37,13 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   command: (id, command, extra = {}) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}`, { command, ...extra }),
+  autofinish: (id, events) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/autofinish`, { events }),
   newDeal: (id, deal) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/new`, { deal: deal ?? null }),
   recordUrl: (id, format = "text") =>
     `/api/tables/${encodeURIComponent(id)}/record?format=${format}`,
+  rules: (game) => request("GET", `/api/rules/${encodeURIComponent(game)}`),
   stats: (player) =>
     request("GET", `/api/stats${player ? `?player=${encodeURIComponent(player)}` : ""}`),
 };

@@ -68,13 +68,22 @@ export class TablePage {
 
   // -- sending commands ------------------------------------------------------------------------
 
-  async send(command, extra = {}) {
+  send(command, extra = {}) {
+    return this.request(() => api.command(this.tableId, command, { ...extra,
+      events: this.state.events }));
+  }
+
+  /** The server makes the remaining foundation moves, each stored like a move of the player's. */
+  autoFinish() {
+    return this.request(() => api.autofinish(this.tableId, this.state.events));
+  }
+
+  async request(call) {
     if (this.busy) return;
     this.busy = true;
     this.selected = null;
     try {
-      const state = await api.command(this.tableId, command, { ...extra,
-        events: this.state.events });
+      const state = await call();
       this.message("");
       this.show(state);
     } catch (error) {
@@ -131,6 +140,7 @@ export class TablePage {
     this.undoButton.disabled = !s.can_undo;
     this.redoButton.disabled = !s.can_redo;
     this.restartButton.disabled = !s.can_undo;
+    this.finishButton.hidden = !s.can_autofinish;
     this.download.href = api.recordUrl(s.table);
     this.tick();
     this.renderActions();
@@ -159,7 +169,13 @@ export class TablePage {
     this.undoButton = button("Undo", () => this.send("undo"), "u");
     this.redoButton = button("Redo", () => this.send("redo"), "r");
     this.restartButton = button("Restart", () => this.send("restart"));
+    this.finishButton = button("Auto finish", () => this.autoFinish(), "f");
+    this.finishButton.hidden = true;
     this.download = h("a", { class: "button", download: "", href: "#" }, "Download record");
+    this.rulesButton = h("button", { type: "button", "aria-expanded": "false",
+      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "Rules");
+    this.rulesPanel = h("section", { id: "rules-panel", class: "rules", hidden: true,
+      "aria-label": "the rules of the game", tabindex: "-1" });
     const copy = button("Copy", () => navigator.clipboard?.writeText(String(this.state.deal)));
     this.messageLine = h("p", { class: "message", role: "alert", "aria-live": "assertive" });
     this.banner = h("p", { class: "banner", role: "status", hidden: true });
@@ -183,10 +199,11 @@ export class TablePage {
           " · Moves ", this.counter, " · ", "Time ",
           this.clockText)),
       h("div", { class: "toolbar" }, this.undoButton, this.redoButton, this.restartButton,
-        button("New deal", () => this.newDeal()), this.download, moveForm),
-      this.banner, this.messageLine, this.actions, this.svg,
+        this.finishButton, button("New deal", () => this.newDeal()), this.download,
+        this.rulesButton, moveForm),
+      this.rulesPanel, this.banner, this.messageLine, this.actions, this.svg,
       h("p", { class: "help" }, "Click a card then where it goes, or drag it; double-click sends a "
-        + "card to a foundation; click the stock to deal. Keys: u undo, r redo, s stock, / type a move."));
+        + "card to a foundation; click the stock to deal. Keys: u undo, r redo, s stock, f auto finish, / type a move."));
     this.root.replaceChildren(this.frame);
   }
 
@@ -247,6 +264,31 @@ export class TablePage {
     if (!this.messageLine) return;
     this.messageLine.textContent = text;
     this.messageLine.classList.toggle("error", isError);
+  }
+
+  /** Shows or hides the rules; they are fetched once, as HTML the server rendered and escaped. */
+  async toggleRules() {
+    const opening = this.rulesPanel.hidden;
+    this.rulesButton.setAttribute("aria-expanded", String(opening));
+    if (!opening) {
+      this.rulesPanel.hidden = true;
+      return;
+    }
+    this.rulesPanel.hidden = false;
+    if (this.rulesFor === this.state.game) return;
+    try {
+      const { html } = await api.rules(this.state.game);
+      const close = h("button", { type: "button", class: "close",
+        onclick: () => this.toggleRules() }, "Close rules");
+      const body = h("div", { class: "rules-text" });
+      // The server renders the Markdown with raw HTML escaped, so this is markup we made.
+      body.innerHTML = html;
+      this.rulesPanel.replaceChildren(close, body);
+      this.rulesFor = this.state.game;
+    } catch (error) {
+      this.rulesPanel.replaceChildren(h("p", { class: "error", role: "alert" }, error.message));
+    }
+    this.rulesPanel.focus();
   }
 
   async newDeal() {
@@ -390,6 +432,7 @@ export class TablePage {
     if (event.key === "u") this.send("undo");
     else if (event.key === "r") this.send("redo");
     else if (event.key === "s") this.sendMove(this.stockAction());
+    else if (event.key === "f" && this.state?.can_autofinish) this.autoFinish();
     else if (event.key === "/") {
       event.preventDefault();
       this.moveInput.focus();

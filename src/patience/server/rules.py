@@ -1,0 +1,71 @@
+"""The rules of each game as HTML, for the table page's "Rules" panel.
+
+The rules as implemented are ``docs/rules/GAME.md`` in the repository. They are looked for in a
+``rules`` folder inside the installed package first (where a packaged build may put them), then in
+the repository's ``docs/rules`` next to the source tree (an editable install or a checkout); a
+game whose file is in neither place is a clear 404, never a crash.
+
+Markdown is rendered on the server with markdown-it's CommonMark preset and raw HTML disabled, so
+a ``<script>`` in a rules file reaches the page as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from ..games import UnknownGame, resolve_name
+from .tables import CommandError
+
+__all__ = ["RulesBook", "default_rules_dirs", "render_markdown"]
+
+#: The repository's rules folder, found from this file: src/patience/server/rules.py.
+REPOSITORY_RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+def default_rules_dirs() -> list[Traversable]:
+    """Where rules files are looked for, in order: the package's ``rules`` folder, then the
+    repository's ``docs/rules``."""
+    return [files("patience") / "rules", REPOSITORY_RULES]
+
+
+def render_markdown(text: str) -> str:
+    """``text`` (CommonMark) as HTML, raw HTML in it escaped."""
+    html: str = MarkdownIt("commonmark", {"html": False}).render(text)
+    return html
+
+
+class RulesBook:
+    """Each game's rules rendered once and kept; ``dirs`` are searched in order."""
+
+    def __init__(self, dirs: Sequence[Traversable] | None = None) -> None:
+        self.dirs = list(default_rules_dirs() if dirs is None else dirs)
+        self._html: dict[str, str] = {}
+
+    def html(self, game: str) -> str:
+        """The rules of ``game`` (a name or alias) as HTML; an unknown game or a missing file is
+        a :class:`CommandError` (404) saying which."""
+        try:
+            name = resolve_name(game)
+        except UnknownGame as error:
+            raise CommandError(404, str(error)) from None
+        if name not in self._html:
+            source = self._find(name)
+            if source is None:
+                places = ", ".join(str(folder) for folder in self.dirs)
+                raise CommandError(
+                    404, f"the rules of {name} are not installed: no {name}.md in {places}"
+                )
+            self._html[name] = render_markdown(source.read_text(encoding="utf-8"))
+        return self._html[name]
+
+    def _find(self, name: str) -> Traversable | None:
+        for folder in self.dirs:
+            candidate = folder / f"{name}.md"
+            if candidate.is_file():
+                return candidate
+        return None
