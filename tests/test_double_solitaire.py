@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -672,3 +673,39 @@ def test_playouts_end() -> None:
         state = rules.apply_action(state, rules.rollout_action(state, rng))
     assert rules.is_terminal(state)
     assert len(rules.returns(state)) == 2
+
+
+@pytest.mark.parametrize("auto_stop", [True, False])
+def test_playout_hooks_agree_with_the_rules(auto_stop: bool) -> None:
+    # Playouts change states in place with their own quick policy: every playout move must be
+    # legal, and in place must give what a checked move on a copy gives.
+    rules = patience.new("double-solitaire", deal=3, auto_stop=auto_stop).rules
+    for seed in range(3):
+        game = patience.new("double-solitaire", deal=seed, auto_stop=auto_stop)
+        rng = random.Random(seed)
+        world = rules.sample_state(game.view(game.current_player()), rng)
+        for _ in range(400):
+            assert rules.is_terminal(world) == (rules.finished(world) is not None)
+            if rules.is_terminal(world):
+                break
+            action = rules.rollout_action(world, rng)
+            assert action in rules.legal_actions(world)
+            before = world.copy()
+            checked, _ = rules.apply(before, rules.action_to_move(world, action))
+            assert before == world  # not in place: the state is left alone
+            assert rules.apply_action(world, action) == checked
+            assert before == world
+            world = rules.apply_action(world, action, in_place=True)
+            assert world == checked
+        assert rules.is_terminal(world)
+
+
+def test_ismcts_moves_take_under_a_few_seconds() -> None:
+    # The default budget must stay playable (about 1 s a move on the development machine; the
+    # bound is loose for slow shared test machines).
+    game = patience.new("double-solitaire", deal=1)
+    bot = bots.get("ismcts", seed=1)
+    view = game.view(game.current_player())
+    start = time.perf_counter()
+    assert bot.choose(view) in game.legal_moves()
+    assert time.perf_counter() - start < 6.0

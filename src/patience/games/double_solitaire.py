@@ -20,12 +20,13 @@ the other player's piles, so only the foundations mix owners, and positions list
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import RANK_OF, Card, CardError, packs
+from ..cards import RANK_OF, SUIT_OF, Card, CardError, packs
 from ..deals import Shuffler
 from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
 from ..moves import Move, register_action
@@ -52,6 +53,16 @@ STOCKS = tuple(f"{prefix}stock" for prefix in PREFIXES)
 HANDS = tuple(f"{prefix}hand" for prefix in PREFIXES)
 WASTES = tuple(f"{prefix}waste" for prefix in PREFIXES)
 ACTIONS = ("stock", "recycle", "pass", "stop", "let-pass")
+PILE_NAMES = (
+    *FOUNDATIONS,
+    *(
+        name
+        for seat in range(SEATS)
+        for name in (STOCKS[seat], HANDS[seat], WASTES[seat], *TABLEAUX[seat])
+    ),
+)
+#: A pile's place in :data:`PILE_NAMES`, for numbering card moves as actions.
+PILE_INDEX = {name: index for index, name in enumerate(PILE_NAMES)}
 register_action(*ACTIONS, "flip")
 
 STOP = Move.act("stop")
@@ -65,6 +76,21 @@ ACE = 1
 #: source pile, target pile and count, so an action means the same move in every state.
 ACTION_NUMBERS = {name: number for number, name in enumerate(ACTIONS)}
 MAX_COUNT = 13
+#: Moves already built from their action numbers (playouts turn actions into moves often).
+_ACTION_MOVES: dict[int, Move] = {}
+
+
+def card_action(source: str, target: str, count: int = 1) -> int:
+    """The action number of the card move ``source``-``target`` of ``count`` cards."""
+    pair = PILE_INDEX[source] * len(PILE_NAMES) + PILE_INDEX[target]
+    return len(ACTIONS) + pair * MAX_COUNT + count - 1
+
+
+@functools.lru_cache(maxsize=256)
+def _face(text: str) -> int:
+    """The face (0-51) of a card as a view writes it (cached: ISMCTS reads one view thousands
+    of times a move)."""
+    return Card.parse(text).face
 
 
 def player_name(seat: int) -> str:
@@ -114,14 +140,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             "the program calls stop for the opponent (off: the opponent is asked)",
         ),
     )
-    pile_names = (
-        *FOUNDATIONS,
-        *(
-            name
-            for seat in range(SEATS)
-            for name in (STOCKS[seat], HANDS[seat], WASTES[seat], *TABLEAUX[seat])
-        ),
-    )
+    pile_names = PILE_NAMES
     packs = 2
 
     @property
@@ -238,8 +257,14 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
     def perform(
         self, state: DoubleSolitaireState, move: Move
     ) -> tuple[DoubleSolitaireState, list[Move]]:
+        return self._play(state, state.copy(), move)
+
+    def _play(
+        self, state: DoubleSolitaireState, after: DoubleSolitaireState, move: Move
+    ) -> tuple[DoubleSolitaireState, list[Move]]:
+        """Make ``move`` on ``after``, a copy of ``state`` or ``state`` itself (playouts change
+        states in place): ``state`` is read only before ``after`` changes."""
         seat = state.turn
-        after = state.copy()
         forced: list[Move] = []
         if state.stop_offered:
             after.stop_offered = False
@@ -415,9 +440,12 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
 
     def counts(self, state: DoubleSolitaireState) -> tuple[int, int]:
         """How many of each player's own cards lie on the foundations."""
-        ones = sum(card // 52 for name in FOUNDATIONS for card in state.piles[name])
-        total = sum(len(state.piles[name]) for name in FOUNDATIONS)
-        return total - ones, ones
+        piles = state.piles
+        counts = [0, 0]
+        for name in FOUNDATIONS:
+            for card in piles[name]:
+                counts[card >= 52] += 1
+        return counts[0], counts[1]
 
     def finished(self, state: DoubleSolitaireState) -> Outcome | None:
         scores = self.counts(state)
@@ -465,17 +493,24 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             if move.action not in ACTION_NUMBERS or move.args:
                 raise IllegalMove(move, "it is not a move of this game")
             return ACTION_NUMBERS[str(move.action)]
-        names = self.pile_names
-        if move.source not in names or move.target not in names or move.count > MAX_COUNT:
+        if move.source not in PILE_INDEX or move.target not in PILE_INDEX or move.count > MAX_COUNT:
             raise IllegalMove(move, "it is not a move of this game")
-        source, target = names.index(str(move.source)), names.index(str(move.target))
-        return len(ACTIONS) + (source * len(names) + target) * MAX_COUNT + move.count - 1
+        return card_action(str(move.source), str(move.target), move.count)
 
     def action_to_move(self, state: DoubleSolitaireState, action: int) -> Move:
         """The move numbered ``action`` by :meth:`move_to_action`."""
+        known = _ACTION_MOVES.get(action)
+        if known is not None:
+            return known
+        move = self._number_to_move(action)
+        _ACTION_MOVES[action] = move
+        return move
+
+    @staticmethod
+    def _number_to_move(action: int) -> Move:
         if 0 <= action < len(ACTIONS):
             return Move.act(ACTIONS[action])
-        names = self.pile_names
+        names = PILE_NAMES
         number = action - len(ACTIONS)
         pair, count = divmod(number, MAX_COUNT)
         source, target = divmod(pair, len(names))
@@ -485,6 +520,20 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
 
     def legal_actions(self, state: DoubleSolitaireState) -> list[int]:
         return [self.move_to_action(state, move) for move in self.candidate_moves(state)]
+
+    def apply_action(
+        self, state: DoubleSolitaireState, action: int, *, in_place: bool = False
+    ) -> DoubleSolitaireState:
+        """The state after ``action``; with ``in_place`` ``state`` itself is changed (no copy:
+        playouts make many moves)."""
+        move = self.action_to_move(state, action)
+        return self._play(state, state if in_place else state.copy(), move)[0]
+
+    def is_terminal(self, state: DoubleSolitaireState) -> bool:
+        """True once someone went out or two passes came in succession: a player always has a
+        move (the stock, recycle or pass; the turned card to the waste; stop or let-pass), so
+        only the no-repetition rule, which :class:`Game` applies, can leave none."""
+        return self.finished(state) is not None
 
     def returns(self, state: DoubleSolitaireState) -> list[float]:
         """Each seat's payoff at the end: his count minus his opponent's (a margin of cards,
@@ -502,8 +551,9 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             margin = self.returns(state)[seat]
             return margin + (1000.0 if outcome.winner == seat else -1000.0 if margin else 0.0)
         value = 0.0
+        counts = self.counts(state)
         for who, sign in ((seat, 1.0), (1 - seat, -1.0)):
-            value += sign * 10.0 * self.counts(state)[who]
+            value += sign * 10.0 * counts[who]
             value -= sign * 3.0 * sum(state.down[name] for name in TABLEAUX[who])
             # Cards still to be turned, counting those of passes through the stock left.
             passes_left = int(self.options["passes"]) - 1 - state.redeals[who]
@@ -515,29 +565,72 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         return value
 
     def rollout_action(self, state: DoubleSolitaireState, rng: random.Random) -> int:
-        """A playout move that always ends: an ace or any card to a foundation, then a move
-        that frees a face-down card or brings a stock or waste card into play, else the stock
-        (or recycle, or pass); the opponent always calls stop."""
-        moves = self.candidate_moves(state)
+        """A playout move that always ends: any card to a foundation, then a move that frees a
+        face-down card or brings a turned or waste card into the tableau, else the turned card
+        to the waste, the stock, recycle or pass; the opponent always calls stop. Built
+        straight from the piles, without listing every legal move (playouts are most of
+        ISMCTS's time); of several empty foundations only the first is offered."""
         if state.stop_offered:
             return ACTION_NUMBERS["stop"]
         seat = state.turn
-        useful = [m for m in moves if m.target in FOUNDATIONS]
-        if not useful:
-            useful = [m for m in moves if self._frees_or_brings_in(state, m, seat)]
-        if not useful:
-            useful = [m for m in moves if m.is_action or m.source == HANDS[seat]]
-        return self.move_to_action(state, useful[rng.randrange(len(useful))])
+        piles, down = state.piles, state.down
+        hand, waste, tableau = HANDS[seat], WASTES[seat], TABLEAUX[seat]
+        # The foundation that takes each (suit, rank) next; ``ace_home`` takes any ace.
+        wanted: dict[tuple[int, int], str] = {}
+        ace_home = None
+        for name in FOUNDATIONS:
+            pile = piles[name]
+            if pile:
+                wanted[SUIT_OF[pile[-1]], RANK_OF[pile[-1]] + 1] = name
+            elif ace_home is None:
+                ace_home = name
 
-    @staticmethod
-    def _frees_or_brings_in(state: DoubleSolitaireState, move: Move, seat: int) -> bool:
-        if move.is_action:
-            return False
-        if move.source in (HANDS[seat], WASTES[seat]):
-            return True
-        source = str(move.source)
-        # A whole face-up run leaving face-down cards behind turns one up.
-        return move.count == state.up_count(source) and state.down[source] > 0
+        def home(card: Card) -> str | None:
+            rank = RANK_OF[card]
+            return ace_home if rank == ACE else wanted.get((SUIT_OF[card], rank))
+
+        if piles[hand]:
+            card = piles[hand][-1]
+            target = home(card)
+            if target is not None:
+                return card_action(hand, target)
+            useful = [
+                card_action(hand, name)
+                for name in tableau
+                if fitting_run_count((card,), 1, piles[name])
+            ]
+            return useful[rng.randrange(len(useful))] if useful else card_action(hand, waste)
+        useful = []
+        for source in (waste, *tableau):
+            cards = piles[source]
+            if len(cards) > down[source]:
+                target = home(cards[-1])
+                if target is not None:
+                    useful.append(card_action(source, target))
+        if not useful:
+            if piles[waste]:
+                useful = [
+                    card_action(waste, name)
+                    for name in tableau
+                    if fitting_run_count(piles[waste], 1, piles[name])
+                ]
+            for source in tableau:
+                cards = piles[source]
+                hidden = down[source]
+                up = len(cards) - hidden
+                # A whole face-up run leaving face-down cards behind turns one up.
+                if not hidden or not up or alternating_run_length(cards[hidden:]) != up:
+                    continue
+                for name in tableau:
+                    if name != source and fitting_run_count(cards, up, piles[name]) == up:
+                        useful.append(card_action(source, name, up))
+        if useful:
+            return useful[rng.randrange(len(useful))]
+        if piles[STOCKS[seat]]:
+            return ACTION_NUMBERS["stock"]
+        if piles[waste] and self.passes_left(state, seat):
+            return ACTION_NUMBERS["recycle"]
+        return ACTION_NUMBERS["pass"]
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> DoubleSolitaireState:
         """A full state consistent with ``view``: each player's unseen cards (his stock and his
@@ -550,7 +643,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         owners = view["owners"]
         try:
             for name in FOUNDATIONS:
-                cards = [Card.parse(text).face for text in view["piles"][name]["up"]]
+                cards = [_face(text) for text in view["piles"][name]["up"]]
                 piles[name] = [
                     Card(int(owner) * 52 + face)
                     for owner, face in zip(owners[name], cards, strict=True)
@@ -563,7 +656,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
                     if not name.startswith(prefix):
                         continue
                     pile = view["piles"][name]
-                    ups = [Card.parse(text).face for text in pile["up"]]
+                    ups = [_face(text) for text in pile["up"]]
                     seen_faces[seat].update(ups)
                     hidden = len(pile["down"])
                     slots[seat] += [(name, index) for index in range(hidden)]
