@@ -127,3 +127,16 @@ def check_klondike_target(
             move,
             f"{card} cannot go on {onto[-1]}: the tableau builds down in alternating colours",
         )
+
+
+def check_alternating_run(state: State, move: Move, source: str) -> None:
+    """Refuse a card move that takes more cards from tableau pile ``source`` than lie face up
+    on it in a run down in alternating colours (Klondike's rule, Double Solitaire's too)."""
+    up = state.up_count(source)
+    if move.count > up:
+        raise IllegalMove(move, f"{source} has only {up} face-up card(s)")
+    run = alternating_run_length(state.face_up(source))
+    if move.count > run:
+        raise IllegalMove(
+            move, f"only the top {run} card(s) of {source} form a run in alternating colours"
+        )

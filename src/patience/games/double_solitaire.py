@@ -33,6 +33,7 @@ from ..moves import Move, register_action
 from ..options import Option
 from .common import (
     alternating_run_length,
+    check_alternating_run,
     check_klondike_target,
     check_pile_name,
     fits_foundation_up,
@@ -420,15 +421,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         if not piles[source]:
             raise IllegalMove(move, f"{source} is empty")
         if source in tableau:
-            up = state.up_count(source)
-            if move.count > up:
-                raise IllegalMove(move, f"{source} has only {up} face-up card(s)")
-            run = alternating_run_length(state.face_up(source))
-            if move.count > run:
-                raise IllegalMove(
-                    move,
-                    f"only the top {run} card(s) of {source} form a run in alternating colours",
-                )
+            check_alternating_run(state, move, source)
         elif move.count != 1:
             raise IllegalMove(move, f"only the top card of {source} can move")
         if target == waste:

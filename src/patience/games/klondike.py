@@ -18,6 +18,7 @@ from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
 from .common import (
     alternating_run_length,
+    check_alternating_run,
     check_klondike_target,
     check_pile_name,
     fits_foundation_up,
@@ -203,15 +204,7 @@ class Klondike(Rules[KlondikeState]):
             if target in FOUNDATIONS:
                 raise IllegalMove(move, "a card moves from a foundation only to the tableau")
         if source in TABLEAU:
-            up = state.up_count(source)
-            if move.count > up:
-                raise IllegalMove(move, f"{source} has only {up} face-up card(s)")
-            run = alternating_run_length(state.face_up(source))
-            if move.count > run:
-                raise IllegalMove(
-                    move,
-                    f"only the top {run} card(s) of {source} form a run in alternating colours",
-                )
+            check_alternating_run(state, move, source)
         elif move.count != 1:
             raise IllegalMove(move, f"only the top card of the {source} can move")
         card = piles[source][-move.count]
