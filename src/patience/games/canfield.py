@@ -19,10 +19,10 @@ from typing import Any
 
 from ..cards import IS_RED, RANK_OF, SUIT_OF, Card, Rank, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Outcome, PositionError, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
-from .common import check_pile_name, numbered, recycle_waste, turn_stock, unknown_action
+from .common import PileMoveRules, numbered, recycle_waste, turn_stock, unknown_action
 
 FOUNDATIONS = numbered("f", 4)
 TABLEAU = numbered("t", 4)
@@ -82,7 +82,7 @@ def rank_letter(rank: int) -> str:
     return Rank(rank).letter
 
 
-class Canfield(Rules[CanfieldState]):
+class Canfield(PileMoveRules[CanfieldState]):
     """Canfield (RULES.md): a squared reserve of 13, four tableau piles, foundations from the
     rank of the 14th card, round the corner."""
 
@@ -243,14 +243,6 @@ class Canfield(Rules[CanfieldState]):
         return moves
 
     # -- applying a move -----------------------------------------------------------------------
-
-    def apply(self, state: CanfieldState, move: Move) -> tuple[CanfieldState, list[Move]]:
-        if move.is_action:
-            return self._apply_action(state, move)
-        source = check_pile_name(move.source, self.pile_names, self.name)
-        target = check_pile_name(move.target, self.pile_names, self.name)
-        self._check_card_move(state, move, source, target)
-        return self.perform(state, move)
 
     def perform(self, state: CanfieldState, move: Move) -> tuple[CanfieldState, list[Move]]:
         if move.is_action:

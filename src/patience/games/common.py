@@ -4,10 +4,12 @@ by number, and turning a stock onto a waste. Written once here, used by every ga
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
+from typing import TypeVar
 
 from ..cards import IS_RED, RANK_OF, SUIT_OF, Card, Rank
-from ..engine import IllegalMove, State
+from ..engine import IllegalMove, Rules, State
 from ..moves import Move
 
 
@@ -140,3 +142,27 @@ def check_alternating_run(state: State, move: Move, source: str) -> None:
         raise IllegalMove(
             move, f"only the top {run} card(s) of {source} form a run in alternating colours"
         )
+
+
+S = TypeVar("S", bound=State)
+
+
+class PileMoveRules(Rules[S]):
+    """Rules whose moves are actions or card moves between named piles: :meth:`apply` checks
+    the pile names, lets the game check the move, and makes it with :meth:`perform`."""
+
+    def apply(self, state: S, move: Move) -> tuple[S, list[Move]]:
+        if move.is_action:
+            return self._apply_action(state, move)
+        source = check_pile_name(move.source, self.pile_names, self.name)
+        target = check_pile_name(move.target, self.pile_names, self.name)
+        self._check_card_move(state, move, source, target)
+        return self.perform(state, move)
+
+    @abc.abstractmethod
+    def _apply_action(self, state: S, move: Move) -> tuple[S, list[Move]]:
+        """Check an action (IllegalMove saying why) and make it."""
+
+    @abc.abstractmethod
+    def _check_card_move(self, state: S, move: Move, source: str, target: str) -> None:
+        """Raise IllegalMove, saying why, unless the card move is allowed."""

@@ -13,14 +13,14 @@ from typing import Any
 
 from ..cards import Card, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Outcome, PositionError, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
 from .common import (
+    PileMoveRules,
     alternating_run_length,
     check_alternating_run,
     check_klondike_target,
-    check_pile_name,
     fits_foundation_up,
     fitting_run_count,
     numbered,
@@ -56,7 +56,7 @@ def deal_layout(cards: list[Card], state_piles: dict[str, list[Card]]) -> dict[s
     return down
 
 
-class Klondike(Rules[KlondikeState]):
+class Klondike(PileMoveRules[KlondikeState]):
     """Klondike (RULES.md): seven piles, four foundations, a stock turned one or three at a time."""
 
     name = "klondike"
@@ -136,14 +136,6 @@ class Klondike(Rules[KlondikeState]):
         return fitting_run_count(source, run, target)
 
     # -- applying a move -----------------------------------------------------------------------
-
-    def apply(self, state: KlondikeState, move: Move) -> tuple[KlondikeState, list[Move]]:
-        if move.is_action:
-            return self._apply_action(state, move)
-        source = check_pile_name(move.source, self.pile_names, self.name)
-        target = check_pile_name(move.target, self.pile_names, self.name)
-        self._check_card_move(state, move, source, target)
-        return self.perform(state, move)
 
     def perform(self, state: KlondikeState, move: Move) -> tuple[KlondikeState, list[Move]]:
         if move.is_action:

@@ -16,10 +16,10 @@ from typing import Any
 
 from ..cards import CARDS_PER_PACK, MAX_COPIES, RANK_OF, Card, Rank, Suit
 from ..deals import Shuffler
-from ..engine import IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import IllegalMove, Outcome, PositionError, State
 from ..moves import Move, register_action
 from ..options import Option
-from .common import check_pile_name, numbered, unknown_action
+from .common import PileMoveRules, numbered, unknown_action
 
 FOUNDATIONS = numbered("f", 8)
 TABLEAU = numbered("t", 10)
@@ -99,7 +99,7 @@ class SpiderState(State):
         self.faces[target] += moved
 
 
-class Spider(Rules[SpiderState]):
+class Spider(PileMoveRules[SpiderState]):
     """Spider (RULES.md): ten piles, two packs, suits built down and removed when complete."""
 
     name = "spider"
@@ -234,14 +234,6 @@ class Spider(Rules[SpiderState]):
         return sum(len(piles[name]) for name in TABLEAU) < len(TABLEAU)
 
     # -- applying a move -----------------------------------------------------------------------
-
-    def apply(self, state: SpiderState, move: Move) -> tuple[SpiderState, list[Move]]:
-        if move.is_action:
-            return self._apply_action(state, move)
-        source = check_pile_name(move.source, self.pile_names, self.name)
-        target = check_pile_name(move.target, self.pile_names, self.name)
-        self._check_card_move(state, move, source, target)
-        return self.perform(state, move)
 
     def perform(self, state: SpiderState, move: Move) -> tuple[SpiderState, list[Move]]:
         if move.is_action:
