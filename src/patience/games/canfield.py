@@ -22,7 +22,14 @@ from ..deals import Shuffler
 from ..engine import JSON, IllegalMove, Outcome, PositionError, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
-from .common import PileMoveRules, numbered, recycle_waste, turn_stock, unknown_action
+from .common import (
+    PileMoveRules,
+    check_recycle,
+    numbered,
+    recycle_waste,
+    turn_stock,
+    unknown_action,
+)
 
 FOUNDATIONS = numbered("f", 4)
 TABLEAU = numbered("t", 4)
@@ -270,14 +277,7 @@ class Canfield(PileMoveRules[CanfieldState]):
                 raise IllegalMove(move, f"the stock is empty: {hint}")
             turn_stock(after, self.draw)
         else:
-            if state.piles["stock"]:
-                raise IllegalMove(move, "the waste is turned over only when the stock is empty")
-            if not state.piles["waste"]:
-                raise IllegalMove(move, "the waste is empty: there is nothing to turn over")
-            if not self.passes_left(state):
-                raise IllegalMove(
-                    move, f"no pass through the stock is left (passes={self.options['passes']})"
-                )
+            check_recycle(state, move, self.passes_left(state), self.options["passes"])
             recycle_waste(after)
             after.redeals += 1
         return after, self._settle(after)

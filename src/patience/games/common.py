@@ -144,6 +144,17 @@ def check_alternating_run(state: State, move: Move, source: str) -> None:
         )
 
 
+def check_recycle(state: State, move: Move, passes_left: bool, passes: object) -> None:
+    """Refuse turning the waste over as the new stock unless the stock is empty, the waste is
+    not, and a pass is left (Klondike's and Canfield's rule)."""
+    if state.piles["stock"]:
+        raise IllegalMove(move, "the waste is turned over only when the stock is empty")
+    if not state.piles["waste"]:
+        raise IllegalMove(move, "the waste is empty: there is nothing to turn over")
+    if not passes_left:
+        raise IllegalMove(move, f"no pass through the stock is left (passes={passes})")
+
+
 S = TypeVar("S", bound=State)
 
 

@@ -21,6 +21,7 @@ from .common import (
     alternating_run_length,
     check_alternating_run,
     check_klondike_target,
+    check_recycle,
     fits_foundation_up,
     fitting_run_count,
     numbered,
@@ -166,14 +167,7 @@ class Klondike(PileMoveRules[KlondikeState]):
                 raise IllegalMove(move, f"the stock is empty: {hint}")
             turn_stock(after, self.draw)
         else:
-            if state.piles["stock"]:
-                raise IllegalMove(move, "the waste is turned over only when the stock is empty")
-            if not state.piles["waste"]:
-                raise IllegalMove(move, "the waste is empty: there is nothing to turn over")
-            if not self.passes_left(state):
-                raise IllegalMove(
-                    move, f"no pass through the stock is left (passes={self.options['passes']})"
-                )
+            check_recycle(state, move, self.passes_left(state), self.options["passes"])
             recycle_waste(after)
             after.redeals += 1
         return after, []
