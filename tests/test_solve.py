@@ -16,6 +16,7 @@ from patience import record
 from patience.cli import main
 from patience.engine import Game
 from patience.solve import Solution, solve
+from patience.solve.klondike import KlondikeAdapter
 
 SUITS = "cdhs"
 RANKS = "A23456789TJQK"
@@ -138,6 +139,33 @@ def test_solving_continues_a_game_and_keeps_its_history() -> None:
     assert game.outcome().result == "won"
 
 
+@pytest.mark.parametrize("draw", [1, 3])
+def test_every_position_a_stock_step_passes_through_is_checked_against_the_history(
+    draw: int,
+) -> None:
+    # A step that turns the stock and then plays the waste card passes through positions the
+    # no-repetition rule forbids if the game has been in them; the search refuses a step whose
+    # inner keys it has seen, so every one of those positions, the last turn included, must be
+    # among them.
+    rng = random.Random(draw)
+    for deal in range(1, 6):
+        game = patience.new("klondike", deal=deal, draw=draw)
+        adapter = KlondikeAdapter(game.rules)  # type: ignore[arg-type]
+        for _ in range(rng.randrange(0, 20)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+        node = adapter.node(game.state)
+        for step, _child in adapter.steps(node, dominance=False):
+            inner = set(adapter.inner_keys(node, step))
+            moves = adapter.moves(node, step)
+            copy = Game.create(game.rules, deal=game.deal, state=game.state)
+            for move in moves[:-1]:
+                copy.push(move)
+                assert adapter.path_key(adapter.node(copy.state)) in inner, (deal, step)
+
+
 # -- small positions: pruning agrees with the plain search -----------------------------------
 
 # The plain searches are only feasible without from_foundation (cards coming back multiply the
@@ -209,6 +237,155 @@ def test_fast_and_generic_solvers_agree_with_plain_searches(options: dict[str, A
         answers.append(truth)
     assert True in answers
     assert False in answers
+
+
+def built_runs(seed: int, left: int, **options: Any) -> Game:
+    """A random Klondike position with ``left`` cards off the foundations, some of them in up
+    to three tableau piles as face-down cards under a built run (so that runs get split, piles
+    emptied and cards brought back from the foundations), the rest in the stock and waste."""
+    rng = random.Random(seed)
+    heights = [13, 13, 13, 13]
+    # One suit left out of play now and then makes unwinnable positions common.
+    pool = rng.choice([(0, 1, 2, 3), (0, 1, 3), (1, 2, 3)])
+    while sum(heights) > 52 - left:
+        suit = rng.choice(pool)
+        if heights[suit] > 0:
+            heights[suit] -= 1
+    rest = [(rank, suit) for suit in range(4) for rank in range(heights[suit] + 1, 14)]
+    rng.shuffle(rest)
+    columns: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
+    for _ in range(rng.randint(1, 3)):
+        hidden = [rest.pop() for _ in range(min(len(rest) - 1, rng.randint(1, 4)))]
+        run = [rest.pop()]
+        while True:
+            rank, suit = run[-1]
+            fits = [c for c in rest if c[0] == rank - 1 and (c[1] in (1, 2)) != (suit in (1, 2))]
+            if not fits:
+                break
+            run.append(rng.choice(fits))
+            rest.remove(run[-1])
+        columns.append((hidden, run))
+    waste_size = rng.randint(0, len(rest) // 2)
+    piles: dict[str, dict[str, list[str]]] = {
+        "stock": {"down": [card(*c) for c in rest[waste_size:]], "up": []},
+        "waste": {"down": [], "up": [card(*c) for c in rest[:waste_size]]},
+    }
+    for index, height in enumerate(heights):
+        piles[f"f{index + 1}"] = {"down": [], "up": [card(r, index) for r in range(1, height + 1)]}
+    for index in range(7):
+        hidden, run = columns[index] if index < len(columns) else ([], [])
+        piles[f"t{index + 1}"] = {"down": [card(*c) for c in hidden], "up": [card(*c) for c in run]}
+    data = {"version": 1, "game": "klondike", "options": options, "piles": piles}
+    return Game.from_position(data)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [*OPTION_SETS, {"draw": 1}, {"draw": 3}, {"draw": 3, "passes": 2}],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_pruning_of_splits_spaces_and_returns_agrees_with_the_unpruned_search(
+    options: dict[str, Any],
+) -> None:
+    # Rules 8-10 of docs/solving.md (and the safe moves) are off with dominance=False; the
+    # canonical table stays, so both searches are complete on these small positions.
+    answers = []
+    pruned = False
+    for seed in range(24):
+        game = built_runs(seed, 18, **options)
+        fast = solve(game, nodes=100_000)
+        plain = solve(game, nodes=100_000, dominance=False)
+        assert fast.result == plain.result != "unknown", seed
+        if fast.result == "won":
+            assert replays_to_win(game, fast)
+        else:
+            pruned = pruned or fast.nodes < plain.nodes
+        answers.append(fast.result)
+    assert "won" in answers
+    assert "unwinnable" in answers
+    assert pruned
+
+
+@pytest.mark.parametrize(
+    "options", [{"draw": 3, "from_foundation": False}, {"draw": 3, "passes": 2}]
+)
+def test_restarts_keep_only_proved_losses(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Restarting every few nodes (the states on the stack leave the table each time) must not
+    # change any answer, and a win found after restarts still replays.
+    games = [built_runs(seed, 18, **options) for seed in range(30)]
+    plain = [solve(game, nodes=100_000, dominance=False).result for game in games]
+    monkeypatch.setattr(KlondikeAdapter, "restart_nodes", 3)
+    restarted = [solve(game, nodes=100_000) for game in games]
+    assert [solution.result for solution in restarted] == plain
+    assert "unwinnable" in plain
+    for game, solution in zip(games, restarted, strict=True):
+        if solution.result == "won":
+            assert replays_to_win(game, solution)
+    again = [solve(game, nodes=100_000) for game in games]
+    assert again == restarted or all(
+        (a.result, a.moves, a.nodes) == (b.result, b.moves, b.nodes)
+        for a, b in zip(again, restarted, strict=True)
+    )
+
+
+def position(
+    heights: list[int], tableau: list[tuple[list[str], list[str]]], **options: Any
+) -> Game:
+    """A hand-made Klondike position: foundations of the given heights (suits c d h s), the
+    tableau piles as (face-down, face-up) cards, and every other card in the stock."""
+    placed = {text for hidden, up in tableau for text in hidden + up}
+    stock = [
+        card(rank, suit)
+        for suit in range(4)
+        for rank in range(heights[suit] + 1, 14)
+        if card(rank, suit) not in placed
+    ]
+    piles: dict[str, dict[str, list[str]]] = {
+        "stock": {"down": stock, "up": []},
+        "waste": {"down": [], "up": []},
+    }
+    for index, height in enumerate(heights):
+        piles[f"f{index + 1}"] = {"down": [], "up": [card(r, index) for r in range(1, height + 1)]}
+    for index in range(7):
+        hidden, up = tableau[index] if index < len(tableau) else ([], [])
+        piles[f"t{index + 1}"] = {"down": hidden, "up": up}
+    data = {"version": 1, "game": "klondike", "options": options, "piles": piles}
+    return Game.from_position(data)
+
+
+def first_moves(game: Game, dominance: bool) -> list[str]:
+    adapter = KlondikeAdapter(game.rules)  # type: ignore[arg-type]
+    node = adapter.node(game.state)  # type: ignore[arg-type]
+    return [
+        " ".join(move.text() for move in adapter.moves(node, step))
+        for step, _ in adapter.steps(node, dominance)
+    ]
+
+
+def test_rules_8_and_9_leave_out_a_useless_split_and_a_useless_return() -> None:
+    # 8h on 9s could move onto 9c, but then nothing could use 9s (no red ten in sight, its twin
+    # 8d face down); 7c or 7s could come down onto 8h, but no red six could follow, and no red
+    # seven is there for the next card of their suit.
+    game = position([7, 5, 5, 7], [(["8d", "6d", "6h"], ["9s", "8h"]), ([], ["9c"])], draw=3)
+    loose, strict = first_moves(game, False), first_moves(game, True)
+    pruned = {"t1-t2", "f1-t1", "f4-t1"}
+    assert pruned <= set(loose)
+    assert not pruned & set(strict)
+    assert set(strict) == set(loose) - pruned
+
+
+def test_rule_10_makes_a_space_only_for_a_king() -> None:
+    # 6d could leave t1 empty by going onto 7s, but every king is face down under 7s.
+    tableau = [([], ["6d"]), (["Kc", "Kd", "Kh", "Ks"], ["7s"])]
+    game = position([7, 4, 5, 6], tableau, draw=3)
+    assert "t1-t2" in first_moves(game, False)
+    assert "t1-t2" not in first_moves(game, True)
+    # With a king that could fill the space, the move is kept.
+    tableau = [([], ["6d"]), (["Kc", "Kd", "Kh"], ["7s"]), (["8c"], ["Ks"])]
+    game = position([7, 4, 5, 6], tableau, draw=3)
+    assert "t1-t2" in first_moves(game, True)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -15,7 +15,7 @@ from . import record
 from .cli import _echo_json, _new_game, deal_option, json_option, main, option_option
 from .engine import Game, PositionError
 from .games import UnknownGame, resolve_name
-from .solve import Solution, solve
+from .solve import Budget, Solution, solve
 
 __all__ = ["solve_command"]
 
@@ -66,7 +66,7 @@ def _game_from_position(game_name: str, path: Path) -> Game:
 @click.option(
     "--max-states",
     type=click.IntRange(min=1),
-    default=2_000_000,
+    default=Budget.max_states,
     show_default=True,
     help="Memory bound: most states the table of seen states may hold.",
 )

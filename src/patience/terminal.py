@@ -279,6 +279,7 @@ Type a move in notation, or a command.
   undo, u   take back a move (undo N: N moves)   redo     make an undone move again
   save FILE write the game's record to FILE      load FILE continue the game in a record
   resign    give up                              help, ?  this text
+  hint      suggest a move, judged from the cards you can see
   quit, q   save and leave (resume with: patience play --resume)"""
 
 
@@ -357,6 +358,7 @@ class PlaySession:
             "save": self.cmd_save,
             "load": self.cmd_load,
             "resign": self.cmd_resign,
+            "hint": self.cmd_hint,
             "s": self.cmd_stock,
         }
         command = commands.get(word)
@@ -530,6 +532,21 @@ class PlaySession:
         self.game = game
         self.console.print(Text(f"Loaded {path}", style="green"))
         self.after_change(None)
+
+    def cmd_hint(self, rest: str) -> None:
+        """Suggest a move from the player's view alone (patience.solve.hint)."""
+        from .solve import hint
+
+        if self.game.rules.players != 1:
+            self.error("hints are for the one-player games")
+            return
+        self.console.print(Text("Thinking...", style="dim"))
+        try:
+            answer = hint(self.game)
+        except ValueError as error:  # a view the sampler cannot deal: say so, play on
+            self.error(f"no hint: {error}")
+            return
+        self.console.print(Text(answer.text(), style="cyan"), soft_wrap=True)
 
     def cmd_help(self, rest: str) -> None:
         """Print the commands."""

@@ -22,21 +22,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Game, Rules, State
+from ..games.accordion import Accordion
+from ..games.canfield import Canfield
 from ..games.klondike import Klondike
+from ..games.leonis_own import LeonisOwn
+from ..games.napoleon import Napoleon
+from ..games.spider import Spider
 from ..moves import Move
+from .accordion import AccordionAdapter
+from .canfield import CanfieldAdapter
 from .generic import GenericAdapter
+from .hint import Hint, hint
 from .klondike import KlondikeAdapter
+from .leonis_own import LeonisOwnAdapter
+from .napoleon import NapoleonAdapter
 from .search import Adapter, Budget, SearchResult, depth_first
+from .spider import SpiderAdapter
 
 __all__ = [
     "ADAPTERS",
+    "SOLVER_VERSION",
     "Budget",
+    "Hint",
     "Solution",
     "SolverError",
     "adapter_for",
+    "hint",
     "solve",
     "solve_state",
 ]
+
+#: Names the solver's behaviour: bumped whenever a change can alter a result or its cost, so
+#: that studies (patience.study) keep results of different solvers apart.
+SOLVER_VERSION = 2
 
 
 class SolverError(RuntimeError):
@@ -75,18 +93,39 @@ class _Bound:
         self.node = node
 
 
-def _klondike(rules: Rules[Any]) -> _Bound:
-    assert isinstance(rules, Klondike)
-    adapter = KlondikeAdapter(rules)
-    return _Bound(adapter, adapter.node)  # type: ignore[arg-type]
-
-
 def _generic(rules: Rules[Any]) -> _Bound:
     return _Bound(GenericAdapter(rules), lambda state: state)
 
 
+def _fast(rules_class: type[Rules[Any]], adapter_class: Any) -> Callable[[Rules[Any]], _Bound]:
+    """A factory binding ``adapter_class`` (whose ``node`` converts engine states) to the
+    rules of its game."""
+
+    def bind(rules: Rules[Any]) -> _Bound:
+        if not isinstance(rules, rules_class):
+            raise TypeError(f"{adapter_class.__name__} solves {rules_class.__name__}, not {rules}")
+        adapter = adapter_class(rules)
+        return _Bound(adapter, adapter.node)
+
+    return bind
+
+
+def _spider(rules: Rules[Any]) -> _Bound:
+    if isinstance(rules, Spider) and not rules.auto_remove:
+        # The fast adapter removes a completed suit as the forced move it is with the option on.
+        return _generic(rules)
+    return _fast(Spider, SpiderAdapter)(rules)
+
+
 #: Game name -> the fast adapter for it; every other game is solved by the generic adapter.
-ADAPTERS: dict[str, Callable[[Rules[Any]], _Bound]] = {"klondike": _klondike}
+ADAPTERS: dict[str, Callable[[Rules[Any]], _Bound]] = {
+    "klondike": _fast(Klondike, KlondikeAdapter),
+    "spider": _spider,
+    "canfield": _fast(Canfield, CanfieldAdapter),
+    "accordion": _fast(Accordion, AccordionAdapter),
+    "napoleon": _fast(Napoleon, NapoleonAdapter),
+    "leonis-own": _fast(LeonisOwn, LeonisOwnAdapter),
+}
 
 
 def adapter_for(rules: Rules[Any], generic: bool = False) -> _Bound:

@@ -2,20 +2,25 @@
 
 Every rule used here is argued in docs/solving.md ("Klondike"). In short:
 
-* A node keeps the tableau as tuples of small ints, the foundations as heights by suit, and the
-  stock and waste as one sequence ``order`` (the waste bottom first, then the stock top first)
-  with ``w`` cards of it on the waste. Turning the stock only moves ``w``; recycling sets it to 0.
+* A node keeps the tableau as byte strings of card numbers, the foundations as heights by suit,
+  and the stock and waste as one byte string ``order`` (the waste bottom first, then the stock
+  top first) with ``w`` cards of it on the waste. Turning the stock only moves ``w``; recycling
+  sets it to 0.
 * One step plays any card the stock can bring to the top of the waste: it stands for the
   ``stock`` (and ``recycle``) moves that bring it there and the card move that plays it.
 * The table's key sorts the tableau piles and names foundations by suit (they are
-  interchangeable); passes used are a "worse" counter, not part of the key.
+  interchangeable); passes used are a "worse" counter, not part of the key; with unlimited
+  passes the waste sizes of a full pass are one (rule 11).
 * A card goes to its foundation as the only step when the safe rule allows it: from the tableau
   always, from the waste only with ``draw=1`` (with three cards turned at a time, taking a waste
   card changes which cards later turns reach, so it is not safe there).
+* With ``dominance``: a built run is split, a space made, or a card brought back from a
+  foundation only when what that frees could be used at once (rules 8-10).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
@@ -45,31 +50,67 @@ def _red(card: int) -> bool:
 _OPPOSITE = ((1, 2), (0, 3), (0, 3), (1, 2))
 _PARTNER = (3, 2, 1, 0)
 
+# Lookup tables: indexing a tuple is cheaper than a call in the inner loops.
+_RANK = tuple(_rank(card) for card in range(52))
+_SUIT = tuple(_suit(card) for card in range(52))
+#: The cards that may be built on each card in the tableau (one rank lower, other colour).
+_ONTO = tuple(
+    tuple(other * 13 + card % 13 - 1 for other in _OPPOSITE[card // 13]) if card % 13 else ()
+    for card in range(52)
+)
+
 
 @dataclass(slots=True)
 class KlondikeNode:
     """A Klondike state as the solver holds it (see the module docstring)."""
 
-    tab: tuple[tuple[int, ...], ...]
+    tab: tuple[bytes, ...]
     down: tuple[int, ...]
     found: tuple[int, ...]
     fmap: tuple[int, ...]
-    order: tuple[int, ...]
+    order: bytes
     w: int
     redeals: int
     _layout: bytes | None = None
+    #: Each pile's part of the table's key (face-down count, length, cards), filled in by
+    #: :meth:`keys` or inherited from the parent for the piles a step leaves alone.
+    _keys: tuple[bytes, ...] | None = None
+
+    def keys(self) -> tuple[bytes, ...]:
+        """Each pile's part of the table's key."""
+        if self._keys is None:
+            self._keys = tuple(
+                bytes((down, len(pile))) + pile
+                for down, pile in zip(self.down, self.tab, strict=True)
+            )
+        return self._keys
+
+    def child(
+        self,
+        tab: tuple[bytes, ...],
+        down: tuple[int, ...],
+        found: tuple[int, ...],
+        fmap: tuple[int, ...],
+        order: bytes,
+        w: int,
+        redeals: int,
+        changed: tuple[int, ...],
+    ) -> KlondikeNode:
+        """A node that differs from this one in the piles ``changed`` (and any other part)."""
+        keys = list(self.keys())
+        for index in changed:
+            keys[index] = bytes((down[index], len(tab[index]))) + tab[index]
+        return KlondikeNode(tab, down, found, fmap, order, w, redeals, None, tuple(keys))
 
     def layout(self) -> bytes:
         """Everything of the engine's key but the split of ``order`` into stock and waste."""
         if self._layout is None:
-            parts = bytearray()
-            for down, pile in zip(self.down, self.tab, strict=True):
-                parts += bytes((down, len(pile)))
-                parts += bytes(pile)
-            parts += bytes(self.found)
-            parts += bytes(f + 1 for f in self.fmap)
-            parts += bytes(self.order)
-            self._layout = bytes(parts)
+            self._layout = (
+                b"".join(self.keys())
+                + bytes(self.found)
+                + bytes(f + 1 for f in self.fmap)
+                + self.order
+            )
         return self._layout
 
 
@@ -102,23 +143,42 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         waste = [int(card) for card in state.piles["waste"]]
         stock = [int(card) for card in state.piles["stock"]]
         return KlondikeNode(
-            tab=tuple(tuple(int(card) for card in state.piles[name]) for name in TABLEAU),
+            tab=tuple(bytes(int(card) for card in state.piles[name]) for name in TABLEAU),
             down=tuple(state.down[name] for name in TABLEAU),
             found=tuple(found),
             fmap=tuple(fmap),
-            order=tuple(waste + stock[::-1]),
+            order=bytes(waste + stock[::-1]),
             w=len(waste),
             redeals=state.redeals,
         )
 
     # -- what the search asks ------------------------------------------------------------------
 
-    def canonical(self, node: KlondikeNode) -> Hashable:
-        piles = sorted(
-            bytes((down, len(pile))) + bytes(pile)
-            for down, pile in zip(node.down, node.tab, strict=True)
-        )
-        return b"".join(piles) + bytes(node.found) + bytes(node.order) + bytes((node.w,))
+    def canonical(self, node: KlondikeNode) -> bytes:
+        piles = sorted(node.keys())
+        w = node.w
+        if self.passes is None and (w % self.draw == 0 or w == len(node.order)):
+            w = 255
+        return b"".join(piles) + bytes(node.found) + node.order + bytes((w,))
+
+    #: The first restart after this many nodes (docs/solving.md, Klondike, "Restarts").
+    restart_nodes = 20_000
+
+    def reorder(
+        self,
+        node: KlondikeNode,
+        canon: Hashable,
+        steps: list[tuple[Step, KlondikeNode]],
+        restart: int,
+    ) -> list[tuple[Step, KlondikeNode]]:
+        # One of the three most promising steps, chosen by a checksum of the state and the run
+        # number (deterministic on every machine), goes first.
+        if len(steps) < 2:
+            return steps
+        state = canon if isinstance(canon, bytes) else self.canonical(node)
+        key = state + restart.to_bytes(4, "little")
+        pick = zlib.crc32(key) % min(len(steps), 3)
+        return [steps[pick], *steps[:pick], *steps[pick + 1 :]]
 
     def worse(self, node: KlondikeNode) -> int:
         # With unlimited passes the count of passes changes nothing.
@@ -185,7 +245,9 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
                 trail.append(size)
             size = min(size + self.draw, total)
             actions.append("stock")
-            reach.append((size, tuple(actions), tuple(trail), node.redeals))
+            # The position right after the last turn counts too: the engine refuses to recreate
+            # it, even though the step goes on to move the waste card.
+            reach.append((size, tuple(actions), (*trail, size), node.redeals))
         if total and self._passes_left(node.redeals):
             if actions:
                 trail.append(size)
@@ -199,20 +261,21 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
                 actions.append("stock")
                 if size in (start, total):
                     break
-                reach.append((size, tuple(actions), tuple(trail), node.redeals + 1))
+                reach.append((size, tuple(actions), (*trail, size), node.redeals + 1))
         return reach
 
     def steps(self, node: KlondikeNode, dominance: bool) -> list[tuple[Step, KlondikeNode]]:
         tab, down, found = node.tab, node.down, node.found
+        rank_of, suit_of = _RANK, _SUIT
         if dominance:
             for index, pile in enumerate(tab):
                 if len(pile) > down[index]:
                     card = pile[-1]
-                    if found[_suit(card)] == _rank(card) - 1 and self._safe(card, found):
+                    if found[suit_of[card]] == rank_of[card] - 1 and self._safe(card, found):
                         return [self._tableau_to_foundation(node, index)]
             if self.draw == 1 and node.w:
                 card = node.order[node.w - 1]
-                if found[_suit(card)] == _rank(card) - 1 and self._safe(card, found):
+                if found[suit_of[card]] == rank_of[card] - 1 and self._safe(card, found):
                     return [self._waste_to_foundation(node, node.w, (), (), node.redeals)]
 
         to_foundation: list[tuple[Step, KlondikeNode]] = []
@@ -221,50 +284,59 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         other: list[tuple[Step, KlondikeNode]] = []
         back: list[tuple[Step, KlondikeNode]] = []
 
+        # Which piles each card may go on: the first space for a king, else the piles whose
+        # top card is one rank higher in the other colour.
+        targets: dict[int, list[int]] = {}
+        empty = -1
         for index, pile in enumerate(tab):
-            if len(pile) > down[index]:
-                card = pile[-1]
-                if found[_suit(card)] == _rank(card) - 1:
+            if pile:
+                top = pile[-1]
+                for card in _ONTO[top]:
+                    targets.setdefault(card, []).append(index)
+                if found[suit_of[top]] == rank_of[top] - 1:
                     to_foundation.append(self._tableau_to_foundation(node, index))
+            elif empty < 0:
+                empty = index
+        if empty >= 0:
+            for suit in range(4):
+                targets[suit * 13 + KING - 1] = [empty]
 
-        empty = next((index for index, pile in enumerate(tab) if not pile), -1)
+        reachable_cards: set[int] = set()
         for size, actions, trail, redeals in self._reachable(node):
             card = node.order[size - 1]
-            if found[_suit(card)] == _rank(card) - 1:
+            reachable_cards.add(card)
+            if found[suit_of[card]] == rank_of[card] - 1:
                 to_foundation.append(self._waste_to_foundation(node, size, actions, trail, redeals))
-            for target, pile in enumerate(tab):
-                if self._fits(card, pile, target, empty):
-                    from_waste.append(
-                        self._waste_to_tableau(node, size, actions, trail, redeals, target)
-                    )
+            for target in targets.get(card, ()):
+                from_waste.append(
+                    self._waste_to_tableau(node, size, actions, trail, redeals, target)
+                )
 
+        tops = {pile[-1] for pile in tab if pile}
+        faceup = {card for index, pile in enumerate(tab) for card in pile[down[index] :]}
+        king_waiting: bool | None = None  # worked out when first needed
         for source, pile in enumerate(tab):
-            up = len(pile) - down[source]
-            if not up:
-                continue
-            top_rank = _rank(pile[-1])
-            for target, onto in enumerate(tab):
-                if target == source:
-                    continue
-                wanted = _rank(onto[-1]) - 1 if onto else KING
-                count = wanted - top_rank + 1
-                if not 1 <= count <= up:
-                    continue
-                base = pile[-count]
-                if onto:
-                    if _red(base) == _red(onto[-1]):
+            size = len(pile)
+            hidden = down[source]
+            for position in range(hidden, size):
+                for target in targets.get(pile[position], ()):
+                    count = size - position
+                    if not tab[target] and count == size:
+                        # A king's whole pile moving to a space changes nothing.
                         continue
-                elif target != empty or count == len(pile):
-                    # Spaces are interchangeable, and a king's whole pile moving to a space
-                    # changes nothing.
-                    continue
-                step = self._tableau_to_tableau(node, source, target, count)
-                if count == up and down[source]:
-                    uncovering.append((-down[source], len(uncovering), step))
-                elif count == len(pile):
-                    uncovering.append((1, len(uncovering), step))
-                else:
-                    other.append(step)
+                    if position == hidden and hidden:
+                        step = self._tableau_to_tableau(node, source, target, count)
+                        uncovering.append((-hidden, len(uncovering), step))
+                    elif position == 0:
+                        if dominance and king_waiting is None:
+                            king_waiting = self._king_waiting(node, reachable_cards)
+                        if not dominance or king_waiting:
+                            step = self._tableau_to_tableau(node, source, target, count)
+                            uncovering.append((1, len(uncovering), step))
+                    elif not dominance or self._split_useful(
+                        node, source, count, tops, faceup, reachable_cards
+                    ):
+                        other.append(self._tableau_to_tableau(node, source, target, count))
 
         if self.from_foundation:
             for suit in range(4):
@@ -272,10 +344,12 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
                 # Aces and twos never need to come back: nothing useful goes on them.
                 if height < 3:
                     continue
-                card = suit * 13 + height - 1
-                for target, pile in enumerate(tab):
-                    if self._fits(card, pile, target, empty):
-                        back.append(self._foundation_to_tableau(node, suit, target))
+                if dominance and not self._descent_useful(
+                    node, suit, tops, faceup, reachable_cards
+                ):
+                    continue
+                for target in targets.get(suit * 13 + height - 1, ()):
+                    back.append(self._foundation_to_tableau(node, suit, target))
 
         uncovering.sort(key=lambda entry: (entry[0], entry[1]))
         return [
@@ -287,11 +361,65 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         ]
 
     @staticmethod
-    def _fits(card: int, pile: tuple[int, ...], index: int, empty: int) -> bool:
-        if not pile:
-            return index == empty and _rank(card) == KING
-        onto = pile[-1]
-        return _rank(onto) == _rank(card) + 1 and _red(onto) != _red(card)
+    def _available(
+        card: int, found: tuple[int, ...], faceup: set[int], reachable: set[int]
+    ) -> bool:
+        """Whether ``card`` is face up in the tableau, reachable in the stock, or anywhere on its
+        foundation (the lenient "could be played soon" of rules 8 and 9, docs/solving.md)."""
+        return card in faceup or card in reachable or found[card // 13] > card % 13
+
+    def _split_useful(
+        self,
+        node: KlondikeNode,
+        source: int,
+        count: int,
+        tops: set[int],
+        faceup: set[int],
+        reachable: set[int],
+    ) -> bool:
+        """Rule 8: a move that splits a built run must leave the card it uncovers usable at
+        once: able to go to its foundation or onto another card, or to take a card."""
+        found = node.found
+        pile = node.tab[source]
+        exposed = pile[-count - 1]
+        rank, suit = _rank(exposed), _suit(exposed)
+        if found[suit] == rank - 1:
+            return True
+        if rank == KING:
+            # It has face-down cards under it (nothing face up goes under a king).
+            return True
+        for other in _OPPOSITE[suit]:
+            onto = other * 13 + rank
+            if onto in tops or found[other] > rank:
+                return True
+        twin = _PARTNER[_suit(pile[-count])] * 13 + rank - 2
+        return self._available(twin, found, faceup, reachable)
+
+    def _king_waiting(self, node: KlondikeNode, reachable: set[int]) -> bool:
+        """Rule 10: a space is worth making only if a king could fill it: a king with cards
+        under it, one the stock can reach, or one on a foundation."""
+        for hidden, pile in zip(node.down, node.tab, strict=True):
+            # A king is the lowest face-up card of its pile (nothing goes under a king).
+            if 0 < hidden < len(pile) and _RANK[pile[hidden]] == KING:
+                return True
+        if any(suit * 13 + KING - 1 in reachable for suit in range(4)):
+            return True
+        return self.from_foundation and KING in node.found
+
+    def _descent_useful(
+        self, node: KlondikeNode, suit: int, tops: set[int], faceup: set[int], reachable: set[int]
+    ) -> bool:
+        """Rule 9: a card comes back from a foundation only if a card could go on it at once,
+        or the next card of its suit could come back too."""
+        found = node.found
+        rank = found[suit]
+        for other in _OPPOSITE[suit]:
+            if self._available(other * 13 + rank - 2, found, faceup, reachable):
+                return True
+            onto = other * 13 + rank - 1
+            if onto in tops or found[other] >= rank:
+                return True
+        return False
 
     # -- children ------------------------------------------------------------------------------
 
@@ -304,7 +432,7 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
     @staticmethod
     def _without_top(
         node: KlondikeNode, index: int, count: int
-    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    ) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
         tab = list(node.tab)
         rest = tab[index][:-count]
         tab[index] = rest
@@ -317,7 +445,7 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         card = node.tab[index][-1]
         name, found, fmap = self._raise(node, _suit(card))
         tab, down = self._without_top(node, index, 1)
-        child = KlondikeNode(tab, down, found, fmap, node.order, node.w, node.redeals)
+        child = node.child(tab, down, found, fmap, node.order, node.w, node.redeals, (index,))
         return (TABLEAU[index], name, 1, (), ()), child
 
     def _waste_to_foundation(
@@ -331,7 +459,7 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         card = node.order[size - 1]
         name, found, fmap = self._raise(node, _suit(card))
         order = node.order[: size - 1] + node.order[size:]
-        child = KlondikeNode(node.tab, node.down, found, fmap, order, size - 1, redeals)
+        child = node.child(node.tab, node.down, found, fmap, order, size - 1, redeals, ())
         return ("waste", name, 1, actions, trail), child
 
     def _waste_to_tableau(
@@ -345,9 +473,11 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
     ) -> tuple[Step, KlondikeNode]:
         card = node.order[size - 1]
         tab = list(node.tab)
-        tab[target] = tab[target] + (card,)
+        tab[target] = tab[target] + bytes((card,))
         order = node.order[: size - 1] + node.order[size:]
-        child = KlondikeNode(tuple(tab), node.down, node.found, node.fmap, order, size - 1, redeals)
+        child = node.child(
+            tuple(tab), node.down, node.found, node.fmap, order, size - 1, redeals, (target,)
+        )
         return ("waste", TABLEAU[target], 1, actions, trail), child
 
     def _tableau_to_tableau(
@@ -357,8 +487,15 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         tab, down = self._without_top(node, source, count)
         tab_list = list(tab)
         tab_list[target] = tab_list[target] + run
-        child = KlondikeNode(
-            tuple(tab_list), down, node.found, node.fmap, node.order, node.w, node.redeals
+        child = node.child(
+            tuple(tab_list),
+            down,
+            node.found,
+            node.fmap,
+            node.order,
+            node.w,
+            node.redeals,
+            (source, target),
         )
         return (TABLEAU[source], TABLEAU[target], count, (), ()), child
 
@@ -369,8 +506,15 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         found = list(node.found)
         found[suit] -= 1
         tab = list(node.tab)
-        tab[target] = tab[target] + (card,)
-        child = KlondikeNode(
-            tuple(tab), node.down, tuple(found), node.fmap, node.order, node.w, node.redeals
+        tab[target] = tab[target] + bytes((card,))
+        child = node.child(
+            tuple(tab),
+            node.down,
+            tuple(found),
+            node.fmap,
+            node.order,
+            node.w,
+            node.redeals,
+            (target,),
         )
         return (FOUNDATIONS[node.fmap[suit]], TABLEAU[target], 1, (), ()), child

@@ -13,8 +13,13 @@ Why the answers can be trusted:
   explored or on the current path; a state is stored for good only when its failure did not
   depend on the path that led to it (the "no position repeated" rule makes legality depend on
   the path: see docs/solving.md, "History").
-* Determinism: steps are explored in the order the adapter lists them; the table is only ever
-  looked up, never iterated.
+* Determinism: steps are explored in the order the adapter lists them (or, after a restart, the
+  order :meth:`Adapter.reorder` makes of it); the table is only ever looked up, never iterated.
+* Restarts (when the adapter asks for them with ``restart_nodes``): after that many nodes, then
+  twice as many, and so on, the search starts again from the root with steps in another order,
+  keeping in the table only the states it proved lost (docs/solving.md, Klondike,
+  "Restarts"). A winning line is found sooner when the first order sent the search into a large
+  lost region.
 """
 
 from __future__ import annotations
@@ -64,6 +69,20 @@ class Adapter(Generic[N, T]):
     A *step* leads from a node to a child and stands for one or more engine player moves (a
     Klondike step may turn the stock several times and then play the waste card).
     """
+
+    #: Nodes before the first restart (None: never restart); each later run gets twice as many.
+    restart_nodes: int | None = None
+    #: Nodes of the first run, in the adapter's own order, when it should differ from
+    #: ``restart_nodes`` (a good order deserves a longer first try); None: ``restart_nodes``.
+    first_run_nodes: int | None = None
+
+    def reorder(
+        self, node: N, canon: Hashable, steps: list[tuple[T, N]], restart: int
+    ) -> list[tuple[T, N]]:
+        """The steps in the order run number ``restart`` (1, 2, ...) explores them; ``canon``
+        is the node's :meth:`canonical` key. It must depend only on the node, the steps and
+        ``restart`` (never on hashing of strings, which changes from run to run)."""
+        return steps
 
     def canonical(self, node: N) -> Hashable:
         """The transposition-table key: equal for states that are equally winnable (for
@@ -177,71 +196,94 @@ def depth_first(
         return result("won")
     stack: list[_Frame[N, T]] = []
 
+    restart = 0
+    # Restarts keep the table, so they need it.
+    run_nodes = adapter.restart_nodes if table else None
+    next_restart = (adapter.first_run_nodes or run_nodes) if run_nodes is not None else None
+
     def push(node: N, canon: Hashable, old: int | None) -> None:
         frame: _Frame[N, T] = _Frame(
             node, canon, old, adapter.path_key(node), adapter.layout_key(node)
         )
         frame.steps = adapter.steps(node, dominance)
+        if restart:
+            frame.steps = adapter.reorder(node, canon, frame.steps, restart)
         frame.may_fall_back = dominance
         enter(frame.path, frame.layout)
         stack.append(frame)
 
     root_canon = adapter.canonical(root)
-    if table:
-        seen[root_canon] = adapter.worse(root)
-    push(root, root_canon, None)
     nodes = 1
-    while stack:
-        frame = stack[-1]
-        if frame.index >= len(frame.steps):
-            # Every step failed: the node is lost. Keep it in the table only if that did not
-            # depend on the path (else it may be searched again from another path).
-            stack.pop()
-            leave(frame.path, frame.layout)
-            if frame.dependent:
-                if stack:
-                    stack[-1].dependent = True
-                if table:
+    while True:
+        if table:
+            seen[root_canon] = adapter.worse(root)
+        push(root, root_canon, None)
+        while stack:
+            frame = stack[-1]
+            if frame.index >= len(frame.steps):
+                # Every step failed: the node is lost. Keep it in the table only if that did
+                # not depend on the path (else it may be searched again from another path).
+                stack.pop()
+                leave(frame.path, frame.layout)
+                if frame.dependent:
+                    if stack:
+                        stack[-1].dependent = True
+                    if table:
+                        if frame.old is None:
+                            seen.pop(frame.canon, None)
+                        else:
+                            seen[frame.canon] = frame.old
+                continue
+            step, child = frame.steps[frame.index]
+            frame.index += 1
+            canon = adapter.canonical(child) if table else None
+            worse = adapter.worse(child)
+            old = None
+            if table:
+                old = seen.get(canon)
+                if old is not None and old <= worse:
+                    continue
+            child_path = adapter.path_key(child)
+            refused = child_path in on_path
+            if not refused and layouts.get(frame.layout, 0) > 1:
+                refused = any(key in on_path for key in adapter.inner_keys(frame.node, step))
+            if refused:
+                frame.dependent = True
+                if frame.may_fall_back and len(frame.steps) == 1:
+                    # The one safe step is refused: fall back to every step.
+                    frame.may_fall_back = False
+                    frame.steps = adapter.steps(frame.node, False)
+                    frame.index = 0
+                continue
+            if adapter.won(child):
+                moves: list[Move] = []
+                for parent in stack:
+                    parent_step, _ = parent.steps[parent.index - 1]
+                    moves.extend(adapter.moves(parent.node, parent_step))
+                return result("won", moves=moves)
+            if budget.nodes is not None and nodes >= budget.nodes:
+                return result("unknown", "the node budget ran out")
+            nodes += 1
+            if deadline is not None and nodes % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                return result("unknown", "the time budget ran out")
+            if next_restart is not None and run_nodes is not None and nodes >= next_restart:
+                # Start again in another order. The states still on the stack are not proved
+                # lost: take them out of the table (every other entry is a proved loss).
+                while stack:
+                    frame = stack.pop()
+                    leave(frame.path, frame.layout)
                     if frame.old is None:
                         seen.pop(frame.canon, None)
                     else:
                         seen[frame.canon] = frame.old
-            continue
-        step, child = frame.steps[frame.index]
-        frame.index += 1
-        canon = adapter.canonical(child) if table else None
-        worse = adapter.worse(child)
-        old = None
-        if table:
-            old = seen.get(canon)
-            if old is not None and old <= worse:
-                continue
-        child_path = adapter.path_key(child)
-        refused = child_path in on_path
-        if not refused and layouts.get(frame.layout, 0) > 1:
-            refused = any(key in on_path for key in adapter.inner_keys(frame.node, step))
-        if refused:
-            frame.dependent = True
-            if frame.may_fall_back and len(frame.steps) == 1:
-                # The one safe step is refused: fall back to every step.
-                frame.may_fall_back = False
-                frame.steps = adapter.steps(frame.node, False)
-                frame.index = 0
-            continue
-        if adapter.won(child):
-            moves: list[Move] = []
-            for parent in stack:
-                parent_step, _ = parent.steps[parent.index - 1]
-                moves.extend(adapter.moves(parent.node, parent_step))
-            return result("won", moves=moves)
-        if budget.nodes is not None and nodes >= budget.nodes:
-            return result("unknown", "the node budget ran out")
-        nodes += 1
-        if deadline is not None and nodes % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
-            return result("unknown", "the time budget ran out")
-        if table:
-            if len(seen) >= budget.max_states:
-                return result("unknown", "the table of seen states reached its memory bound")
-            seen[canon] = worse
-        push(child, canon, old)
-    return result("unwinnable")
+                restart += 1
+                run_nodes *= 2
+                next_restart = nodes + run_nodes
+                break
+            if table:
+                if len(seen) >= budget.max_states:
+                    return result("unknown", "the table of seen states reached its memory bound")
+                seen[canon] = worse
+            push(child, canon, old)
+        else:
+            return result("unwinnable")

@@ -1,0 +1,202 @@
+"""The Spider adapter: a compact state and moves ordered by promise, with no dominance at all.
+
+Every rule is argued in docs/solving.md ("Spider"). In short:
+
+* A node holds the ten piles as ``bytes`` of card faces (``suit * 13 + rank - 1``: the copies of
+  a card are equal in play and in the engine's key) with each pile's face-down count, the stock
+  in dealing order, and the suits removed so far, in order.
+* The table's key names removed suits as a multiset, and sorts the piles once the stock is
+  empty (before that, deals go to the piles by position, so piles are not interchangeable).
+* Nothing is pruned but moves that lead to the same key. Rules such as "move only whole runs"
+  are unsound with Spider's grouping rule (a part of a run may be what must move), so every
+  group move is listed; the order puts building in suit and turning up cards first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ..games.spider import TABLEAU, Spider, SpiderState
+from ..moves import Move
+from .search import Adapter
+
+__all__ = ["SpiderAdapter", "SpiderNode"]
+
+PILES = 10
+SUIT_LENGTH = 13
+DEAL = -1
+#: Where a deal comes in the order of steps (see :meth:`SpiderAdapter.steps`).
+DEAL_RANK = 4
+
+#: A step: (source pile, target pile, count), or (DEAL, 0, 0) for a deal from the stock.
+Step = tuple[int, int, int]
+
+
+class SpiderNode:
+    """A Spider state as the solver holds it (see the module docstring)."""
+
+    __slots__ = ("_path", "down", "found", "piles", "stock")
+
+    def __init__(self, piles: tuple[bytes, ...], down: bytes, stock: bytes, found: bytes) -> None:
+        self.piles = piles
+        self.down = down
+        self.stock = stock
+        self.found = found
+        self._path: bytes | None = None
+
+    def path(self) -> bytes:
+        """Equal exactly when the engine's keys are equal."""
+        if self._path is None:
+            self._path = (
+                b"\xff".join(self.piles) + b"\xfe" + self.down + self.stock + b"\xfd" + self.found
+            )
+        return self._path
+
+
+def _run(pile: bytes, up: int) -> int:
+    """How many top cards of ``pile`` (at most ``up``, the face-up ones) form a run descending
+    in one suit: the largest group that may move."""
+    if not up:
+        return 0
+    length = 1
+    index = len(pile) - 1
+    while length < up:
+        above = pile[index]
+        # One rank lower in the same suit (a king continues no run).
+        if above % 13 == 12 or pile[index - 1] != above + 1:
+            break
+        length += 1
+        index -= 1
+    return length
+
+
+class SpiderAdapter(Adapter[SpiderNode, Step]):
+    """Spider with ``auto_remove=on`` (every ``layout`` and ``suits``)."""
+
+    def __init__(self, rules: Spider) -> None:
+        self.rules = rules
+
+    # -- conversion ----------------------------------------------------------------------------
+
+    def node(self, state: SpiderState) -> SpiderNode:
+        """The solver's node for an engine state."""
+        piles = state.piles
+        found = bytes(
+            int(piles[name][0]) % 52 // 13
+            for name in self.rules.pile_names
+            if name.startswith("f") and piles[name]
+        )
+        return SpiderNode(
+            tuple(bytes(int(card) % 52 for card in piles[name]) for name in TABLEAU),
+            bytes(state.down[name] for name in TABLEAU),
+            bytes(int(card) % 52 for card in reversed(piles["stock"])),
+            found,
+        )
+
+    # -- what the search asks ------------------------------------------------------------------
+
+    def canonical(self, node: SpiderNode) -> Hashable:
+        found = bytes(sorted(node.found))
+        if node.stock:
+            return node.path()[: -len(node.found) or None] + found
+        pairs = zip(node.down, node.piles, strict=True)
+        piles = sorted(bytes((down,)) + pile for down, pile in pairs)
+        return b"\xff".join(piles) + b"\xfd" + found
+
+    def path_key(self, node: SpiderNode) -> Hashable:
+        return node.path()
+
+    def won(self, node: SpiderNode) -> bool:
+        return len(node.found) == 8
+
+    def moves(self, node: SpiderNode, step: Step) -> list[Move]:
+        source, target, count = step
+        if source == DEAL:
+            return [Move.act("stock")]
+        return [Move.cards(TABLEAU[source], TABLEAU[target], count)]
+
+    # -- children ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _settle(piles: list[bytes], down: bytearray, found: bytes, names: tuple[int, ...]) -> bytes:
+        """Remove every complete suit on top of the piles ``names`` (in order), turning up the
+        card each uncovers; return the foundations."""
+        for index in names:
+            pile = piles[index]
+            up = len(pile) - down[index]
+            if up >= SUIT_LENGTH and pile[-1] % 13 == 0 and _run(pile, up) >= SUIT_LENGTH:
+                found += bytes((pile[-1] // 13,))
+                pile = piles[index] = pile[:-SUIT_LENGTH]
+                if pile and down[index] == len(pile):
+                    down[index] -= 1
+        return found
+
+    def _move(self, node: SpiderNode, source: int, target: int, count: int) -> SpiderNode:
+        piles = list(node.piles)
+        down = bytearray(node.down)
+        group = piles[source][-count:]
+        rest = piles[source] = piles[source][:-count]
+        if rest and down[source] == len(rest):
+            down[source] -= 1
+        piles[target] = piles[target] + group
+        found = node.found
+        if len(piles[target]) >= SUIT_LENGTH and group[-1] % 13 == 0:
+            found = self._settle(piles, down, found, (target,))
+        return SpiderNode(tuple(piles), bytes(down), node.stock, found)
+
+    def _deal(self, node: SpiderNode) -> SpiderNode:
+        piles = list(node.piles)
+        down = bytearray(node.down)
+        dealt = min(PILES, len(node.stock))
+        for index in range(dealt):
+            piles[index] = piles[index] + node.stock[index : index + 1]
+        found = self._settle(piles, down, node.found, tuple(range(dealt)))
+        return SpiderNode(tuple(piles), bytes(down), node.stock[dealt:], found)
+
+    # -- steps ---------------------------------------------------------------------------------
+
+    def steps(self, node: SpiderNode, dominance: bool) -> list[tuple[Step, SpiderNode]]:
+        piles, down = node.piles, node.down
+        interchangeable = not node.stock
+        spaces = [index for index, pile in enumerate(piles) if not pile]
+        if interchangeable:
+            spaces = spaces[:1]
+        ranked: list[tuple[int, int, int, tuple[Step, SpiderNode]]] = []
+        for source, pile in enumerate(piles):
+            up = len(pile) - down[source]
+            run = _run(pile, up)
+            if not run:
+                continue
+            top = pile[-1]
+            for target, onto in enumerate(piles):
+                if target == source or not onto:
+                    continue
+                count = onto[-1] % 13 - top % 13
+                if not 1 <= count <= run:
+                    continue
+                base = pile[-count]
+                in_suit = onto[-1] == base + 1
+                uncovers = count == up and down[source] > 0
+                empties = count == len(pile)
+                if in_suit:
+                    rank = 0 if uncovers or empties else 1 if count == run else 3
+                else:
+                    rank = 2 if uncovers or empties else 4 if count == run else 5
+                step = (source, target, count)
+                ranked.append((rank, -down[source], len(ranked), (step, self._move(node, *step))))
+            for target in spaces:
+                for count in range(1, run + 1):
+                    if interchangeable and count == len(pile):
+                        # A whole pile into a space: the same piles, sorted.
+                        continue
+                    uncovers = count == up and down[source] > 0
+                    step = (source, target, count)
+                    rank = 6 if uncovers else 7
+                    ranked.append((rank, -count, len(ranked), (step, self._move(node, *step))))
+        if node.stock and (not spaces or sum(len(pile) for pile in piles) < PILES):
+            # Dealing comes before the moves that build nothing and turn up nothing: tried
+            # last, the deal would wait for every shuffle of the tableau to fail first.
+            ranked.append((DEAL_RANK, 0, len(ranked), ((DEAL, 0, 0), self._deal(node))))
+        ranked.sort(key=lambda entry: entry[:3])
+        result = [entry[3] for entry in ranked]
+        return result

@@ -1,0 +1,260 @@
+"""Honest hints: sampled from the view, never from the hidden cards; legal, reproducible, and
+clear when there is nothing to suggest."""
+
+from __future__ import annotations
+
+import io
+import random
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import patience
+from patience.cli_web import hint_json
+from patience.engine import Game
+from patience.moves import Move
+from patience.server import create_app
+from patience.solve import Hint, hint, solve
+from patience.solve.hint import has_hidden_cards, sample_world
+from patience.terminal import PlaySession
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+ONE_PLAYER = ["klondike", "spider", "canfield", "accordion", "napoleon", "leonis-own"]
+SUITS = "cdhs"
+RANKS = "A23456789TJQK"
+#: A budget that makes a hint reproducible (no clock) and quick.
+QUICK: dict[str, Any] = {"samples": 6, "seconds": None, "nodes": 2000}
+
+#: The Klondike cards above the eights, in an order for which swapping the bottom face-down
+#: cards of t1 and t2 turns a winnable position (Th at the bottom of t1) into an unwinnable one.
+LAYOUT = [
+    "Th", "Ks", "Jd", "Js", "8h", "Qs", "Jc", "Kc", "Td", "Tc", "Ts", "9h",
+    "Kh", "8d", "Qc", "Jh", "Qd", "Qh", "9d", "8c", "9s", "8s", "Kd", "9c",
+]  # fmt: skip
+
+
+def klondike(
+    tableau: list[tuple[list[str], list[str]]],
+    stock: list[str],
+    heights: list[int],
+    **options: Any,
+) -> Game:
+    """A Klondike position: the foundations of clubs, diamonds, hearts and spades built up to
+    ``heights``, the tableau piles as (face-down, face-up) cards, the stock face down."""
+    piles: dict[str, dict[str, list[str]]] = {
+        f"f{suit + 1}": {"down": [], "up": [RANKS[rank] + SUITS[suit] for rank in range(height)]}
+        for suit, height in enumerate(heights)
+    }
+    piles["stock"] = {"down": stock, "up": []}
+    piles["waste"] = {"down": [], "up": []}
+    for index in range(7):
+        down, up = tableau[index] if index < len(tableau) else ([], [])
+        piles[f"t{index + 1}"] = {"down": down, "up": up}
+    data = {"version": 1, "game": "klondike", "options": {"draw": 1, **options}, "deal": None}
+    return Game.from_position({**data, "piles": piles, "redeals": 0})
+
+
+def layout_game(swap: bool = False) -> Game:
+    cards = list(LAYOUT)
+    if swap:
+        cards[0], cards[4] = cards[4], cards[0]
+    tableau = [(cards[4 * i : 4 * i + 3], [cards[4 * i + 3]]) for i in range(4)]
+    return klondike(tableau, cards[16:], [7] * 4)
+
+
+def same(first: Hint, second: Hint) -> bool:
+    """Equal in everything but the time taken."""
+    return (first.move, first.chance, first.samples, first.exact, first.wins, first.unknown) == (
+        second.move,
+        second.chance,
+        second.samples,
+        second.exact,
+        second.wins,
+        second.unknown,
+    ) and dict(first.votes) == dict(second.votes)
+
+
+# -- honesty -------------------------------------------------------------------------------------
+
+
+def test_two_true_states_with_the_same_view_get_the_same_hint() -> None:
+    winnable, swapped = layout_game(), layout_game(swap=True)
+    assert winnable.view() == swapped.view()
+    # The swap decides the game: a hint that peeked could tell them apart.
+    assert solve(winnable, nodes=50_000).result == "won"
+    assert solve(swapped, nodes=50_000).result == "unwinnable"
+    first, second = hint(winnable, seed=3, **QUICK), hint(swapped, seed=3, **QUICK)
+    assert same(first, second)
+    assert first.move is not None
+    assert first.samples == 6
+    assert not first.exact
+
+
+def test_the_hidden_cards_are_never_read() -> None:
+    """Any arrangement of the hidden cards behind the same view gives the very same hint."""
+    game = patience.new("klondike", deal=5, draw=1)
+    expected = hint(game, seed=11, **QUICK)
+    position = game.position()
+    hidden = [
+        (name, index)
+        for name, pile in position["piles"].items()
+        for index in range(len(pile["down"]))
+    ]
+    rng = random.Random(5)
+    for _ in range(2):
+        cards = [position["piles"][name]["down"][index] for name, index in hidden]
+        rng.shuffle(cards)
+        data = {**position, "piles": {k: dict(v) for k, v in position["piles"].items()}}
+        for name in data["piles"]:
+            data["piles"][name]["down"] = list(data["piles"][name]["down"])
+        for (name, index), card in zip(hidden, cards, strict=True):
+            data["piles"][name]["down"][index] = card
+        other = Game.from_position(data)
+        assert other.view() == game.view()
+        assert other.position() != position
+        assert same(hint(other, seed=11, **QUICK), expected)
+
+
+@pytest.mark.parametrize("name", ONE_PLAYER)
+def test_sampled_worlds_show_exactly_the_view(name: str) -> None:
+    game = patience.new(name, deal=4)
+    for _ in range(3):  # a few moves in, so that some hidden cards have been seen
+        moves = game.legal_moves()
+        if moves:
+            game.push(moves[-1])
+    view = game.view()
+    assert has_hidden_cards(view)
+    rules = game.rules
+    worlds = [sample_world(rules, view, random.Random(seed)) for seed in range(3)]
+    for world in worlds:
+        assert rules.view_json(world, 0) == rules.view_json(game.state, 0)
+        assert Counter(world.all_cards()) == Counter(game.state.all_cards())
+    # The hidden cards really are dealt afresh: the worlds differ from each other.
+    assert len({str(rules.position_json(world, None)) for world in worlds}) > 1
+
+
+def test_the_same_seed_gives_the_same_hint_and_a_legal_move() -> None:
+    game = patience.new("klondike", deal=3, draw=3)
+    first = hint(game, seed="x", **QUICK)
+    assert same(first, hint(game, seed="x", **QUICK))
+    assert first.move in game.legal_moves()
+    assert first.wins == sum(first.votes.values())
+    assert first.chance == first.wins / first.samples
+    assert first.votes[first.move.text()] == max(first.votes.values())
+    game.push(first.move)  # the real game takes it
+
+
+def test_with_no_world_won_the_solver_s_first_legal_choice_is_suggested() -> None:
+    game = patience.new("spider", deal=1)
+    answer = hint(game, samples=2, seconds=None, nodes=200)
+    assert answer.wins == 0
+    assert answer.unknown == 2
+    assert answer.chance == 0.0
+    assert answer.move in game.legal_moves()
+    assert answer.text().startswith("Perhaps")
+    # Positions already reached are known to the real game only: the suggestion skips moves
+    # that would recreate one (here every move but one would).
+    game = patience.new("napoleon", deal=2)
+    rng = random.Random(2)
+    for _ in range(10):
+        moves = game.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])
+    answer = hint(game, samples=2, seconds=None, nodes=200)
+    assert answer.move is not None
+    assert answer.move in game.legal_moves()
+
+
+# -- nothing hidden, nothing to do ---------------------------------------------------------------
+
+
+def open_endgame() -> Game:
+    """Every card face up: four kings heading alternating runs down to the tens."""
+    runs = ["Kc Qh Jc Th", "Kh Qc Jh Tc", "Kd Qs Jd Ts", "Ks Qd Js Td"]
+    return klondike([([], run.split()) for run in runs], [], [9] * 4)
+
+
+def test_nothing_hidden_is_solved_exactly() -> None:
+    game = open_endgame()
+    assert not has_hidden_cards(game.view())
+    answer = hint(game)
+    assert answer.exact
+    assert answer.chance == 1.0
+    assert answer.samples == 0
+    assert answer.move in game.legal_moves()
+    assert answer.to_json()["exact"] is True
+
+
+def test_a_game_over_gets_a_clear_answer() -> None:
+    won = open_endgame()
+    while not won.is_over():
+        won.push(hint(won, seconds=None, nodes=1000).move or "stock")
+    assert won.outcome().result == "won"
+    answer = hint(won)
+    assert answer.move is None
+    assert answer.chance == 1.0
+    assert "over (won" in answer.reason
+    # Stuck: Qc waits on a face-down ten, Jc on a face-down king; no king for a space.
+    stuck = klondike(
+        [(["Tc"], ["Qc"]), (["Kc"], ["Jc"])], [], [9, 13, 13, 13], from_foundation=False
+    )
+    assert stuck.outcome().result == "lost"
+    answer = hint(stuck)
+    assert answer.move is None
+    assert answer.chance == 0.0
+    assert "over (lost" in answer.reason
+    assert "No move to suggest" in answer.text()
+
+
+def test_bad_requests_are_refused() -> None:
+    with pytest.raises(ValueError, match="one-player"):
+        hint(patience.new("leopard", deal=1))
+    game = patience.new("klondike", deal=1)
+    with pytest.raises(ValueError, match="budget"):
+        hint(game, seconds=None, nodes=None)
+    with pytest.raises(ValueError, match="sample"):
+        hint(game, samples=0)
+
+
+def test_the_clock_bounds_a_hint() -> None:
+    game = patience.new("spider", deal=1)
+    answer = hint(game, samples=4, seconds=0.5)
+    assert answer.seconds < 1.5
+    assert answer.samples <= 4
+    assert answer.move is None or answer.move in game.legal_moves()
+
+
+# -- the interfaces ------------------------------------------------------------------------------
+
+
+def test_the_web_json_has_exactly_the_promised_keys(tmp_path: Path) -> None:
+    assert set(hint_json(open_endgame())) == {"move", "move_json", "chance", "samples", "exact"}
+    move = hint_json(open_endgame())
+    assert Move.from_json(move["move_json"]).text() == move["move"]
+    with TestClient(create_app(tmp_path / "db.sqlite3", hinter=hint_json)) as client:
+        response = client.post("/api/tables", json={"game": "klondike", "deal": 3, "options": {}})
+        assert response.status_code == 201, response.text
+        table = response.json()["table"]
+        response = client.get(f"/api/tables/{table}/hint")
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert set(data) == {"move", "move_json", "chance", "samples", "exact"}
+    assert 0.0 <= data["chance"] <= 1.0
+    assert isinstance(data["exact"], bool)
+    assert data["move"] is None or patience.new("klondike", deal=3).is_legal(data["move"])
+
+
+def test_hint_in_the_terminal() -> None:
+    output = io.StringIO()
+    lines = iter(["hint", "quit"])
+    session = PlaySession(
+        open_endgame(), Console(file=output, width=100), read_line=lambda: next(lines)
+    )
+    session.run()
+    assert "the solver found a win from here" in output.getvalue()

@@ -1,0 +1,234 @@
+"""The Canfield adapter: wins replay, answers agree with the generic adapter and the plain
+searches on small positions, stricter options are never more winnable, node budgets repeat."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, cast
+
+import pytest
+
+import patience
+from patience.engine import Game
+from patience.games.canfield import Canfield, CanfieldState
+from patience.solve import solve
+from patience.solve.canfield import CanfieldAdapter
+
+SUITS = "cdhs"
+RANKS = "A23456789TJQK"
+
+
+def card(rank: int, suit: int) -> str:
+    return RANKS[rank - 1] + SUITS[suit]
+
+
+def endgame(seed: int, left: int, **options: Any) -> Game:
+    """A random Canfield position with ``left`` cards off the foundations, spread over the
+    reserve, the stock, the waste and the tableau (one card a pile)."""
+    rng = random.Random(seed)
+    base = rng.randint(1, 13)
+    heights = [13, 13, 13, 13]
+    # Cards of one colour never build on each other: such positions are often unwinnable.
+    pool = rng.choice([(0, 1, 2, 3), (0, 3), (1, 2)])
+    while sum(heights) > 52 - left:
+        suit = rng.choice(pool)
+        if heights[suit] > 1:
+            heights[suit] -= 1
+    rest = [
+        card((base - 1 + place) % 13 + 1, suit)
+        for suit in range(4)
+        for place in range(heights[suit], 13)
+    ]
+    rng.shuffle(rest)
+    reserve_size = rng.randint(0, min(8, len(rest) - 4))
+    reserve, rest = rest[:reserve_size], rest[reserve_size:]
+    spaces = 0 if reserve else rng.randint(0, 2)
+    tableau, rest = rest[: 4 - spaces], rest[4 - spaces :]
+    waste_size = rng.randint(0, len(rest))
+    waste, stock = rest[:waste_size], rest[waste_size:]
+    suits = list(range(4))
+    rng.shuffle(suits)
+    piles: dict[str, dict[str, list[str]]] = {
+        "stock": {"down": stock, "up": []},
+        "waste": {"down": [], "up": waste},
+        "reserve": {"down": [], "up": reserve},
+    }
+    for index, suit in enumerate(suits):
+        cards = [card((base - 1 + place) % 13 + 1, suit) for place in range(heights[suit])]
+        piles[f"f{index + 1}"] = {"down": [], "up": cards}
+    for index in range(4):
+        piles[f"t{index + 1}"] = {"down": [], "up": tableau[index : index + 1]}
+    data = {"version": 1, "game": "canfield", "options": options, "piles": piles, "redeals": 0}
+    return Game.from_position(data)
+
+
+# -- whole deals ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("deal", "options"), [(2, {"spaces": "waste"}), (9, {}), (10, {})])
+def test_deals_are_won_and_the_wins_replay(deal: int, options: dict[str, Any]) -> None:
+    game = patience.new("canfield", deal=deal, **options)
+    solution = solve(game, nodes=20_000)
+    assert solution.result == "won"
+    game.replay_moves(solution.moves)
+    assert game.outcome().result == "won"
+
+
+def test_a_deal_with_no_way_on_is_unwinnable_for_both_adapters() -> None:
+    fast = solve(patience.new("canfield", deal=4, spaces="waste"), nodes=5_000)
+    plain = solve(patience.new("canfield", deal=4, spaces="waste"), nodes=5_000, generic=True)
+    assert fast.result == plain.result == "unwinnable"
+
+
+def test_node_budget_is_reproducible() -> None:
+    runs = [solve(patience.new("canfield", deal=1, spaces="waste"), nodes=3_000) for _ in range(2)]
+    assert runs[0].result == runs[1].result
+    assert runs[0].moves == runs[1].moves
+    assert runs[0].nodes == runs[1].nodes
+    won = [solve(patience.new("canfield", deal=2), nodes=20_000) for _ in range(2)]
+    assert won[0].result == "won"
+    assert won[0].moves == won[1].moves
+
+
+def test_solving_continues_a_game_with_its_history() -> None:
+    game = patience.new("canfield", deal=2, spaces="waste")
+    game.push(game.legal_moves()[-1])
+    solution = solve(game, nodes=20_000)
+    assert solution.result == "won"
+    game.replay_moves(solution.moves)
+    assert game.outcome().result == "won"
+
+
+def test_the_adapter_is_registered() -> None:
+    from patience.solve import adapter_for
+
+    game = patience.new("canfield", deal=1)
+    assert isinstance(adapter_for(game.rules).adapter, CanfieldAdapter)
+
+
+# -- agreement on small positions ------------------------------------------------------------
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {"spaces": "waste"},
+    {},
+    {"draw": 1, "passes": 1},
+    {"draw": 3, "passes": 2, "move": "top"},
+    {"draw": 1, "move": "both", "spaces": "waste"},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_fast_adapter_agrees_with_generic_and_plain_searches(options: dict[str, Any]) -> None:
+    answers = set()
+    for seed in range(14):
+        game = endgame(seed, left=20, **options)
+        fast = solve(game, nodes=200_000)
+        plain = solve(game, nodes=200_000, generic=True)
+        no_dominance = solve(game, nodes=200_000, dominance=False)
+        no_table = solve(game, nodes=200_000, table=False)
+        assert fast.result in ("won", "unwinnable"), seed
+        assert fast.result == plain.result == no_dominance.result == no_table.result, seed
+        answers.add(fast.result)
+    # The positions are meant to test both answers.
+    assert answers == {"won", "unwinnable"}
+
+
+def test_stricter_options_are_never_more_winnable() -> None:
+    chains: list[list[dict[str, Any]]] = [
+        [{"passes": 1}, {"passes": 2}, {}],
+        [{"spaces": "waste"}, {}],
+        [{"move": "pile"}, {"move": "both"}],
+        [{"move": "top"}, {"move": "both"}],
+    ]
+    for seed in range(10):
+        for chain in chains:
+            results = [
+                solve(endgame(seed, left=20, draw=3, **options), nodes=200_000).result
+                for options in chain
+            ]
+            assert "unknown" not in results
+            wins = [result == "won" for result in results]
+            assert wins == sorted(wins), (seed, chain, results)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"spaces": "waste"},
+        {"draw": 1, "passes": 2, "move": "both"},
+        {"move": "top", "passes": 3},
+    ],
+)
+def test_every_step_is_what_the_engine_makes_of_its_moves(options: dict[str, Any]) -> None:
+    rng = random.Random(7)
+    games = [patience.new("canfield", deal=deal, **options) for deal in range(1, 9)]
+    games += [endgame(seed, left=24, **options) for seed in range(8)]
+    kinds = set()
+    for game in games:
+        rules = game.rules
+        assert isinstance(rules, Canfield)
+        adapter = CanfieldAdapter(rules)
+        state = cast(CanfieldState, game.state)
+        node = adapter.node(state)
+        for _ in range(60):
+            steps = adapter.steps(node, False)
+            if not steps:
+                break
+            for step, child in steps:
+                after = state
+                for move in adapter.moves(node, step):
+                    after, _ = rules.apply(after, move)
+                again = adapter.node(after)
+                assert adapter.path_key(again) == adapter.path_key(child)
+                assert adapter.canonical(again) == adapter.canonical(child)
+                assert again.redeals == child.redeals
+                kinds.add((bool(step[0]), step[1][:1], step[2][:1]))
+            step, child = steps[rng.randrange(len(steps))]
+            for move in adapter.moves(node, step):
+                state, _ = rules.apply(state, move)
+            node = child
+    # Every kind of step was met: card moves from each source, with turns before them or not,
+    # and turns alone that send a base-rank card up.
+    expected = {(False, "r", "t"), (False, "t", "f"), (True, "w", "t"), (True, "", "")}
+    assert expected <= kinds
+    if options.get("spaces") != "waste" and options.get("draw") == 1:
+        assert any(kind[1] == "s" for kind in kinds)
+    assert any(kind[1:] == ("w", "t") for kind in kinds)
+
+
+# -- the dead-end rule (docs/solving.md, Canfield, rule 7) -------------------------------------
+
+
+def test_stuck_reserve_rule_agrees_with_the_plain_search_and_cuts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fired = 0
+    real = CanfieldAdapter._find_stuck
+
+    def spy(self: CanfieldAdapter, node: Any) -> bool:
+        nonlocal fired
+        dead = real(self, node)
+        fired += dead
+        return dead
+
+    monkeypatch.setattr(CanfieldAdapter, "_find_stuck", spy)
+    dead_roots = cut_roots = 0
+    for seed in range(40):
+        game = endgame(seed, left=24, spaces="waste")
+        rules = game.rules
+        assert isinstance(rules, Canfield)
+        adapter = CanfieldAdapter(rules)
+        root_dead = adapter._dead(adapter.node(cast(CanfieldState, game.state)))
+        fast = solve(game, nodes=100_000)
+        plain = solve(game, nodes=100_000, dominance=False)
+        assert fast.result in ("won", "unwinnable"), seed
+        assert fast.result == plain.result, seed
+        if root_dead:
+            dead_roots += 1
+            # Lost at once: no step is explored below the root.
+            assert fast.result == "unwinnable"
+            assert fast.nodes == 1
+            cut_roots += plain.nodes > 1
+    # The rule does cut: at roots that still have moves, and inside the searches.
+    assert cut_roots > 0
+    assert fired > dead_roots
