@@ -272,3 +272,6 @@ from . import cli_web  # noqa: E402,F401  (registers commands)
 
 # isort: split
 from . import cli_bots  # noqa: E402,F401  (registers commands)
+
+# isort: split
+from . import cli_study  # noqa: E402,F401  (registers commands)

@@ -1,0 +1,201 @@
+"""Summing up studies: per game, options and solver version, how many deals are won,
+unwinnable and unknown, the win rate's interval, the CPU time spent and how it was spread.
+
+A deal counts once, by its best row: a proof (``won`` or ``unwinnable``) if one was stored,
+else its ``unknown`` with the largest budget. The win rate's 95% interval counts the unknown
+deals both ways, as Blake and Gent do: its low end is the Wilson interval's low end with every
+unknown deal lost, its high end the Wilson high end with every unknown deal won. CPU time
+counts every run, retries too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..bots.match import Interval
+from ..games import get_rules
+from .db import ResultRow
+
+__all__ = ["TIME_MARKS", "GroupReport", "percentile", "plot_resolved", "summarise"]
+
+#: Seconds at which the report says what fraction of the deals was resolved.
+TIME_MARKS = (0.1, 1.0, 10.0, 60.0)
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank); 0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = max(0, min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+@dataclass(frozen=True)
+class GroupReport:
+    """The summary of one game, options and solver version."""
+
+    game: str
+    options: dict[str, Any]
+    solver: int
+    won: int
+    unwinnable: int
+    unknown: int
+    #: Seconds of every run stored (retries too).
+    cpu_seconds: float
+    #: Per resolved deal: the seconds of the run that resolved it, in increasing order.
+    resolve_seconds: tuple[float, ...]
+    #: Per deal: the seconds of its best row.
+    deal_seconds: tuple[float, ...]
+    budgets: tuple[str, ...]
+
+    @property
+    def deals(self) -> int:
+        """Deals with at least one stored result."""
+        return self.won + self.unwinnable + self.unknown
+
+    @property
+    def low(self) -> float:
+        """The win rate's lower 95% bound, counting unknown deals as lost."""
+        return Interval.wilson(self.won, self.deals).low
+
+    @property
+    def high(self) -> float:
+        """The win rate's upper 95% bound, counting unknown deals as won."""
+        return Interval.wilson(self.won + self.unknown, self.deals).high
+
+    def resolved_within(self, seconds: float) -> float:
+        """The fraction of the deals resolved by a run of at most ``seconds``."""
+        if not self.deals:
+            return 0.0
+        return sum(1 for s in self.resolve_seconds if s <= seconds) / self.deals
+
+    def options_text(self) -> str:
+        """``key=value,...`` in the game's order (sorted if the game no longer takes them)."""
+        try:
+            return get_rules(self.game, self.options).options_text()
+        except ValueError:
+            return ",".join(f"{k}={_value_text(v)}" for k, v in sorted(self.options.items()))
+
+    def title(self) -> str:
+        """The game and its options, as a person reads them."""
+        return f"{self.game} {self.options_text()}".strip()
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON (docs/studies.md lists the fields)."""
+        seconds = self.deal_seconds
+        return {
+            "game": self.game,
+            "options": self.options,
+            "solver": self.solver,
+            "deals": self.deals,
+            "won": self.won,
+            "unwinnable": self.unwinnable,
+            "unknown": self.unknown,
+            "win_rate": {
+                "won_fraction": self.won / self.deals if self.deals else 0.0,
+                "won_or_unknown_fraction": (
+                    (self.won + self.unknown) / self.deals if self.deals else 0.0
+                ),
+                "low": self.low,
+                "high": self.high,
+            },
+            "cpu_hours": self.cpu_seconds / 3600,
+            "budgets": list(self.budgets),
+            "seconds": {
+                "mean": sum(seconds) / len(seconds) if seconds else 0.0,
+                "median": percentile(seconds, 0.5),
+                "p90": percentile(seconds, 0.9),
+                "max": max(seconds, default=0.0),
+            },
+            "resolved_within": {f"{mark:g}": self.resolved_within(mark) for mark in TIME_MARKS},
+        }
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+_RANK = {"won": 0, "unwinnable": 0, "unknown": 1}
+
+
+def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
+    """One :class:`GroupReport` per (game, options, solver version), in that order."""
+    groups: dict[tuple[str, str, int], list[ResultRow]] = {}
+    for row in rows:
+        groups.setdefault((row.game, row.options, row.solver), []).append(row)
+    reports = []
+    for (game, options, solver), members in sorted(groups.items()):
+        best: dict[int, ResultRow] = {}
+        for row in members:
+            old = best.get(row.deal)
+            if old is None or _better(row, old):
+                best[row.deal] = row
+        counts = dict.fromkeys(("won", "unwinnable", "unknown"), 0)
+        for row in best.values():
+            counts[row.result] += 1
+        reports.append(
+            GroupReport(
+                game=game,
+                options=json.loads(options),
+                solver=solver,
+                won=counts["won"],
+                unwinnable=counts["unwinnable"],
+                unknown=counts["unknown"],
+                cpu_seconds=sum(row.seconds for row in members),
+                resolve_seconds=tuple(
+                    sorted(row.seconds for row in best.values() if row.result != "unknown")
+                ),
+                deal_seconds=tuple(row.seconds for row in best.values()),
+                budgets=tuple(sorted({row.budget.text() for row in members})),
+            )
+        )
+    return reports
+
+
+def _better(row: ResultRow, old: ResultRow) -> bool:
+    """Whether ``row`` says more about its deal than ``old``: a proof beats an unknown; among
+    unknowns, the larger budget (seconds and nodes compared by the seconds spent)."""
+    if _RANK[row.result] != _RANK[old.result]:
+        return _RANK[row.result] < _RANK[old.result]
+    if row.result != "unknown":
+        return False  # two proofs agree (a disagreement would be a solver bug)
+    if row.budget.kind == old.budget.kind:
+        return row.budget.amount > old.budget.amount
+    return row.seconds > old.seconds
+
+
+def plot_resolved(reports: Sequence[GroupReport], path: Path) -> None:
+    """Write a PNG: per group, the fraction of deals resolved against the seconds spent on a
+    deal (log scale). Needs matplotlib (``pip install 'patience[plot]'``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 5))
+    for report in reports:
+        if not report.deals:
+            continue
+        xs = [max(s, 1e-4) for s in report.resolve_seconds]
+        ys = [(i + 1) / report.deals for i in range(len(xs))]
+        if xs:  # start each curve at zero resolved
+            xs, ys = [xs[0], *xs], [0.0, *ys]
+        label = f"{report.title()} (n={report.deals})"
+        axes.step(xs, ys, where="post", label=label)
+    axes.set_xscale("log")
+    axes.set_xlabel("seconds spent on a deal")
+    axes.set_ylabel("fraction of deals resolved (won or proved unwinnable)")
+    axes.set_ylim(0, 1.02)
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize="small", loc="upper left")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

@@ -1,0 +1,456 @@
+"""Winnability studies: the runner and its backends, resuming, the report, winnable deals."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import warnings
+from collections.abc import Generator, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from patience.cli import main
+from patience.games import GAMES, get_rules
+from patience.solve import SOLVER_VERSION
+from patience.study import Budget, DealResult, StudyDB, options_key, run_study, runner
+from patience.study.runner import (
+    BackendError,
+    ChunkTask,
+    DaskBackend,
+    LocalBackend,
+    RayBackend,
+    RunSummary,
+    solve_chunk,
+)
+from patience.study.winnable import (
+    NoWinnableDeal,
+    WinnableDealPicker,
+    load_lists,
+    packaged_dir,
+    shipped_deals,
+)
+
+# Node budgets keep every result the same on every machine, and small ones keep this fast.
+KLONDIKE = get_rules("klondike")
+NODES = Budget("nodes", 300)
+
+
+class SerialBackend:
+    """The chunks solved in this process, one after another: the fastest way to test the
+    driver (the real backends are tested against it)."""
+
+    name = "serial"
+    workers = 1
+
+    def run(
+        self, tasks: Iterable[ChunkTask], in_flight: int
+    ) -> Generator[tuple[ChunkTask, list[DealResult]], None, None]:
+        for task in tasks:
+            yield task, solve_chunk(task)
+
+    def close(self) -> None:
+        pass
+
+
+def stored(db: StudyDB) -> dict[int, tuple[str, int, int]]:
+    """deal -> (result, nodes, length) of the rows stored (seconds vary from run to run)."""
+    return {row.deal: (row.result, row.nodes, row.length) for row in db.rows()}
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[int, tuple[str, int, int]]:
+    """Klondike deals 1-8 at the node budget, solved in this process (deals 2 and 3: unwinnable
+    and won within the budget; 1: unknown)."""
+    results = solve_chunk(
+        ChunkTask("klondike", dict(KLONDIKE.options), tuple(range(1, 9)), None, 300)
+    )
+    return {r.deal: (r.result, r.nodes, r.length) for r in results}
+
+
+def test_reference_has_every_kind_of_answer_worth_testing(
+    reference: dict[int, tuple[str, int, int]],
+) -> None:
+    results = {result for result, _, _ in reference.values()}
+    assert results == {"won", "unwinnable", "unknown"}
+
+
+def test_a_local_run_stores_every_deal_and_the_same_command_skips_them(
+    tmp_path: Path, reference: dict[int, tuple[str, int, int]]
+) -> None:
+    with StudyDB(tmp_path / "s.sqlite3") as db:
+        first = run_study(db, KLONDIKE, range(1, 9), NODES, LocalBackend(2), chunk=3)
+        assert (first.skipped, first.todo, first.done, first.chunks) == (0, 8, 8, 3)
+        assert stored(db) == reference
+        again = run_study(db, KLONDIKE, range(1, 9), NODES, LocalBackend(2), chunk=3)
+        assert (again.skipped, again.todo, again.done) == (8, 0, 0)
+        # A wider range solves only the new deals.
+        wider = run_study(db, KLONDIKE, range(1, 11), NODES, SerialBackend())
+        assert (wider.skipped, wider.todo) == (8, 2)
+    rows = StudyDB(tmp_path / "s.sqlite3").rows()
+    assert {row.solver for row in rows} == {SOLVER_VERSION}
+    assert {(row.budget.kind, row.budget.amount) for row in rows} == {("nodes", 300)}
+
+
+def test_a_larger_budget_retries_only_the_unknown_deals(
+    tmp_path: Path, reference: dict[int, tuple[str, int, int]]
+) -> None:
+    unknown = sorted(deal for deal, (result, _, _) in reference.items() if result == "unknown")
+    with StudyDB(tmp_path / "s.sqlite3") as db:
+        run_study(db, KLONDIKE, range(1, 9), NODES, SerialBackend())
+        retried: list[int] = []
+        bigger = run_study(
+            db,
+            KLONDIKE,
+            range(1, 9),
+            Budget("nodes", 600),
+            SerialBackend(),
+            on_chunk=lambda summary, results: retried.extend(r.deal for r in results),
+        )
+        assert sorted(retried) == unknown
+        assert (bigger.skipped, bigger.todo) == (8 - len(unknown), len(unknown))
+        # A smaller budget than one already tried has nothing left to do.
+        smaller = run_study(db, KLONDIKE, range(1, 9), Budget("nodes", 100), SerialBackend())
+        assert smaller.todo == 0
+        # Another game's or other options' results are another study.
+        draw1 = get_rules("klondike", {"draw": 1})
+        assert run_study(db, draw1, range(1, 3), NODES, SerialBackend()).todo == 2
+
+
+def test_an_interrupt_loses_at_most_the_chunks_in_flight_and_the_rerun_completes(
+    tmp_path: Path, reference: dict[int, tuple[str, int, int]]
+) -> None:
+    def interrupt_after_two(summary: RunSummary, results: object) -> None:
+        if summary.chunks == 2:
+            raise KeyboardInterrupt
+
+    with StudyDB(tmp_path / "s.sqlite3") as db:
+        with pytest.raises(KeyboardInterrupt):
+            run_study(
+                db,
+                KLONDIKE,
+                range(1, 9),
+                NODES,
+                LocalBackend(1),
+                chunk=2,
+                on_chunk=interrupt_after_two,
+            )
+        # Two whole chunks are stored, nothing of the chunks that were still out.
+        done = stored(db)
+        assert len(done) == 4
+        assert done == {deal: reference[deal] for deal in done}
+        rerun = run_study(db, KLONDIKE, range(1, 9), NODES, SerialBackend(), chunk=2)
+        assert (rerun.skipped, rerun.todo) == (4, 4)
+        assert stored(db) == reference
+
+
+def solve_or_die(task: ChunkTask) -> list[DealResult]:
+    """A worker that dies (as if killed) on the chunk holding deal 5."""
+    if 5 in task.deals:
+        os._exit(1)
+    return solve_chunk(task)
+
+
+def test_a_killed_worker_loses_only_its_chunks_and_the_rerun_completes(
+    tmp_path: Path, reference: dict[int, tuple[str, int, int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner, "solve_chunk", solve_or_die)
+    with StudyDB(tmp_path / "s.sqlite3") as db:
+        with pytest.raises(BackendError, match="worker process died"):
+            run_study(db, KLONDIKE, range(1, 9), NODES, LocalBackend(1), chunk=2)
+        done = stored(db)
+        # The first chunk is stored, the dying one is not; the one beside it may be either.
+        assert {1, 2} <= set(done) <= {1, 2, 3, 4}
+        assert len(done) % 2 == 0
+        monkeypatch.undo()
+        run_study(db, KLONDIKE, range(1, 9), NODES, SerialBackend(), chunk=2)
+        assert stored(db) == reference
+
+
+def test_a_chunk_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
+    with StudyDB(tmp_path / "s.sqlite3") as db:
+        good = DealResult(1, "won", 0.1, 10, 5)
+        bad = DealResult(2, "maybe", 0.1, 10, 0)  # refused by the table's CHECK
+        with pytest.raises(Exception, match="CHECK"):
+            db.write_chunk("klondike", "{}", NODES, 1, [good, bad])
+        assert db.rows() == []
+
+
+def test_a_local_dask_cluster_gives_exactly_the_local_results(
+    tmp_path: Path, reference: dict[int, tuple[str, int, int]]
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+        StudyDB(tmp_path / "s.sqlite3") as db,
+    ):
+        backend = DaskBackend(client=client)
+        assert backend.workers == 2
+        summary = run_study(db, KLONDIKE, range(1, 9), NODES, backend, chunk=3)
+        backend.close()
+        assert summary.chunks == 3
+        assert stored(db) == reference
+
+
+def test_ray_gives_exactly_the_local_results(
+    tmp_path: Path, reference: dict[int, tuple[str, int, int]]
+) -> None:
+    pytest.importorskip("ray")
+    backend = RayBackend(jobs=1)
+    try:
+        with StudyDB(tmp_path / "s.sqlite3") as db:
+            run_study(db, KLONDIKE, range(1, 9), NODES, backend, chunk=4)
+            assert stored(db) == reference
+    finally:
+        backend.close()
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_study_run_command_runs_and_resumes(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    args = ["study", "run", "klondike", "-o", "draw=1", "--range", "1-4", "--nodes", "500"]
+    first = invoke(*args, "--jobs", "1", "--db", db)
+    assert first.exit_code == 0, first.output
+    assert "0 already stored, 4 solved now" in first.output
+    again = invoke(*args, "--jobs", "1", "--db", db)
+    assert "4 already stored, 0 solved now" in again.output
+    rows = StudyDB(db).rows()
+    assert {row.options for row in rows} == {
+        options_key(get_rules("klondike", {"draw": 1}).options)
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["leopard", "--range", "1-2"], "not a one-player game"),
+        (["klondike", "--range", "5-1"], "is empty"),
+        (["klondike", "--range", "x"], "not an integer"),
+        (["klondike", "--range", "1-2", "--nodes", "5", "--budget", "1"], "at most one of"),
+        (["klondike", "--range", "1-2", "--address", "tcp://x:1"], "--address is for"),
+        (["klondike", "--range", "1-2", "-o", "draw=2"], "draw"),
+        (["klondike", "--range", "1-2", "--backend", "slurm"], "slurm"),
+    ],
+)
+def test_study_run_refuses_bad_input_clearly(tmp_path: Path, args: list[str], message: str) -> None:
+    result = invoke("study", "run", *args, "--db", str(tmp_path / "s.sqlite3"))
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval, written out independently of the code under test."""
+    z = 1.959963984540054
+    p = successes / trials
+    middle = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return (middle - spread) / denominator, (middle + spread) / denominator
+
+
+def test_report_json_counts_each_deal_once_and_counts_unknowns_both_ways(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    key = options_key(KLONDIKE.options)
+    with StudyDB(path) as db:
+        small, large = Budget("nodes", 100), Budget("nodes", 1000)
+        first = [DealResult(deal, "won", 1.0, 100, 90) for deal in range(1, 7)]
+        first += [
+            DealResult(7, "unwinnable", 2.0, 100, 0),
+            DealResult(8, "unwinnable", 3.0, 100, 0),
+        ]
+        first += [DealResult(9, "unknown", 4.0, 100, 0), DealResult(10, "unknown", 5.0, 100, 0)]
+        db.write_chunk("klondike", key, small, 1, first)
+        # The retry wins deal 9 and leaves deal 10 unknown.
+        db.write_chunk(
+            "klondike",
+            key,
+            large,
+            1,
+            [DealResult(9, "won", 6.0, 900, 95), DealResult(10, "unknown", 7.0, 1000, 0)],
+        )
+    result = invoke("study", "report", "--db", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    (report,) = json.loads(result.output)
+    assert (report["deals"], report["won"], report["unwinnable"], report["unknown"]) == (
+        10,
+        7,
+        2,
+        1,
+    )
+    # Low: 7 wins of 10 (the unknown deal lost); high: 8 of 10 (the unknown deal won).
+    assert report["win_rate"]["low"] == pytest.approx(wilson(7, 10)[0], abs=1e-4)
+    assert report["win_rate"]["high"] == pytest.approx(wilson(8, 10)[1], abs=1e-4)
+    assert report["win_rate"]["low"] == pytest.approx(0.3968, abs=1e-4)
+    assert report["win_rate"]["high"] == pytest.approx(0.9433, abs=1e-4)
+    # CPU time counts every run: 6 + 2 + 3 + 4 + 5 + 6 + 7 = 33 s.
+    assert report["cpu_hours"] == pytest.approx(33 / 3600)
+    # Per deal, its best row: 1 1 1 1 1 1 2 3 6 7 s.
+    assert report["seconds"]["median"] == 1.0
+    assert report["seconds"]["p90"] == 6.0
+    assert report["seconds"]["max"] == 7.0
+    assert report["seconds"]["mean"] == pytest.approx(2.4)
+    # Resolved in at most 1 s: the six quick wins; in 10 s: the nine resolved deals.
+    assert report["resolved_within"] == {"0.1": 0.0, "1": 0.6, "10": 0.9, "60": 0.9}
+    assert report["budgets"] == ["100 nodes", "1000 nodes"]
+    text = invoke("study", "report", "--db", str(path))
+    assert "won 7, unwinnable 2, unknown 1" in text.output
+    assert "39.68% to 94.33%" in text.output
+
+
+def test_report_plot_is_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "s.sqlite3"
+    with StudyDB(path) as db:
+        results = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
+        db.write_chunk("klondike", options_key(KLONDIKE.options), NODES, 1, results)
+        db.write_chunk("accordion", "{}", NODES, 1, [DealResult(1, "unknown", 1.0, 300, 0)])
+    plot = tmp_path / "resolved.png"
+    result = invoke("study", "report", "--db", str(path), "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_without_a_database_says_so(tmp_path: Path) -> None:
+    result = invoke("study", "report", "--db", str(tmp_path / "none.sqlite3"))
+    assert result.exit_code == 1
+    assert "there is no study database" in result.output
+
+
+# -- winnable deals -----------------------------------------------------------------------
+
+
+def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    draw1 = get_rules("klondike", {"draw": 1})
+    with StudyDB(path) as db:
+        db.write_chunk(
+            "klondike",
+            options_key(draw1.options),
+            NODES,
+            SOLVER_VERSION,
+            [
+                DealResult(5, "won", 0.1, 9, 80),
+                DealResult(3, "won", 0.1, 9, 80),
+                DealResult(4, "unknown", 0.1, 9, 0),
+            ],
+        )
+        db.write_chunk(
+            "klondike",
+            options_key(KLONDIKE.options),
+            NODES,
+            SOLVER_VERSION,
+            [DealResult(8, "won", 0.1, 9, 80)],
+        )
+    out = tmp_path / "winnable" / "klondike.json"
+    for options in ("draw=1", "draw=3"):
+        result = invoke(
+            "study",
+            "export-winnable",
+            "klondike",
+            "-o",
+            options,
+            "--db",
+            str(path),
+            "--out",
+            str(out),
+        )
+        assert result.exit_code == 0, result.output
+    assert "1 winnable deals of 1 studied" in result.output
+    lists = load_lists("klondike", out.parent)
+    assert lists == {options_key(draw1.options): [3, 5], options_key(KLONDIKE.options): [8]}
+    assert shipped_deals(draw1, out.parent) == [3, 5]
+    assert shipped_deals(get_rules("klondike", {"passes": 1}), out.parent) == []
+    none = invoke("study", "export-winnable", "spider", "--db", str(path), "--out", str(out))
+    assert none.exit_code == 1
+    assert "no won deal" in none.output
+
+
+def test_the_shipped_lists_are_for_one_player_games_with_valid_options() -> None:
+    shipped = [entry.name for entry in packaged_dir().iterdir() if entry.name.endswith(".json")]
+    assert shipped, "no winnable-deal list is shipped"
+    for name in shipped:
+        game = name.removesuffix(".json")
+        assert game in GAMES
+        for key, deals in load_lists(game).items():
+            rules = get_rules(game, json.loads(key))
+            assert rules.players == 1
+            assert options_key(rules.options) == key
+            assert deals == sorted(set(deals))
+            assert deals
+
+
+def test_picker_deals_from_the_shipped_list(tmp_path: Path) -> None:
+    folder = tmp_path / "winnable"
+    folder.mkdir()
+    (folder / "klondike.json").write_text(
+        json.dumps(
+            {"game": "klondike", "lists": [{"options": KLONDIKE.options, "deals": [11, 12]}]}
+        )
+    )
+    picker = WinnableDealPicker(folder=folder, rng=random.Random(1), new_deal=lambda: 99)
+    assert {picker(KLONDIKE, True) for _ in range(20)} == {11, 12}
+    assert picker(KLONDIKE, False) == 99
+
+
+def test_picker_solves_on_demand_when_no_list_is_shipped(tmp_path: Path) -> None:
+    # Deal 3 is won within a hundred nodes (the reference above); the folder has no lists.
+    picker = WinnableDealPicker(folder=tmp_path, seconds_per_deal=5, new_deal=lambda: 3)
+    assert picker(KLONDIKE, True) == 3
+    assert picker.found[("klondike", options_key(KLONDIKE.options))] == [3]
+
+
+def test_picker_says_so_when_no_winnable_deal_is_found_in_time(tmp_path: Path) -> None:
+    accordion = get_rules("accordion")
+    picker = WinnableDealPicker(
+        folder=tmp_path, seconds_per_deal=0.02, total_seconds=0.1, new_deal=lambda: 5
+    )
+    with pytest.raises(NoWinnableDeal, match="no deal of Accordion"):
+        picker(accordion, True)
+
+
+def test_the_web_app_deals_winnable_deals_from_the_picker(tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette 1.x would rather have httpx2 than httpx
+        from starlette.testclient import TestClient
+
+    from patience.server import create_app
+
+    folder = tmp_path / "winnable"
+    folder.mkdir()
+    (folder / "klondike.json").write_text(
+        json.dumps({"game": "klondike", "lists": [{"options": KLONDIKE.options, "deals": [31]}]})
+    )
+    picker = WinnableDealPicker(folder=folder)
+    with TestClient(create_app(tmp_path / "web.sqlite3", deal_picker=picker)) as client:
+        response = client.post("/api/tables", json={"game": "klondike", "winnable": True})
+        assert response.status_code == 201, response.text
+        assert response.json()["deal"] == 31
+
+
+def test_the_web_app_says_so_when_no_winnable_deal_is_found(tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from patience.server import create_app
+
+    picker = WinnableDealPicker(folder=tmp_path, seconds_per_deal=0.02, total_seconds=0.05)
+    with TestClient(create_app(tmp_path / "web.sqlite3", deal_picker=picker)) as client:
+        response = client.post("/api/tables", json={"game": "napoleon", "winnable": True})
+        assert response.status_code == 400
+        assert "no deal of Napoleon" in response.text
+        # Without "winnable deals only" the picker deals at random.
+        assert client.post("/api/tables", json={"game": "napoleon"}).status_code == 201
