@@ -473,3 +473,166 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
     for move in moves:
         ready.push(move)
     assert ready.outcome().result == "won"
+
+
+# -- hints, winnable deals and replays (the solver's hooks and record upload) ------------------
+
+
+def first_move_hinter(game: patience.Game) -> dict[str, Any]:
+    """A stand-in for the solver's hint: the first legal move, with a made-up chance."""
+    moves = game.legal_moves()
+    move = moves[0] if moves else None
+    return {
+        "move": move.text() if move else None,
+        "move_json": move.to_json() if move else None,
+        "chance": 0.63,
+        "samples": 40,
+        "exact": False,
+    }
+
+
+def test_the_hint_comes_from_the_hinter_it_is_given(db_path: Path) -> None:
+    seen: list[patience.Game] = []
+
+    def hinter(game: patience.Game) -> dict[str, Any]:
+        seen.append(game)
+        return first_move_hinter(game)
+
+    with TestClient(create_app(db_path, hinter=hinter)) as client:
+        state = new_table(client)
+        answer = client.get(f"/api/tables/{state['table']}/hint")
+        assert answer.status_code == 200, answer.text
+        expected = patience.new("klondike", deal=7).legal_moves()[0]
+        assert answer.json() == {
+            "move": expected.text(),
+            "move_json": expected.to_json(),
+            "chance": 0.63,
+            "samples": 40,
+            "exact": False,
+        }
+        # The hinter works on a copy: whatever it does, the table is untouched.
+        seen[0].push(expected)
+        assert client.get(f"/api/tables/{state['table']}").json()["moves"] == 0
+
+
+def test_a_failing_hinter_is_a_clear_error_and_the_table_goes_on(db_path: Path) -> None:
+    def hinter(game: patience.Game) -> dict[str, Any]:
+        raise RuntimeError("out of time")
+
+    with TestClient(create_app(db_path, hinter=hinter)) as client:
+        table = new_table(client)["table"]
+        answer = client.get(f"/api/tables/{table}/hint")
+        assert answer.status_code == 500
+        assert "out of time" in answer.json()["error"]
+        assert send(client, table, "move", move="t7-f1").status_code == 200
+
+
+def test_winnable_deals_come_from_the_deal_picker(db_path: Path) -> None:
+    asked: list[tuple[str, bool]] = []
+
+    def picker(rules: Any, winnable: bool) -> int:
+        asked.append((rules.name, winnable))
+        return 4242 if winnable else 17
+
+    with TestClient(create_app(db_path, deal_picker=picker)) as client:
+        response = client.post(
+            "/api/tables", json={"game": "spider", "options": {"suits": 1}, "winnable": True}
+        )
+        assert response.status_code == 201, response.text
+        state = response.json()
+        assert (state["deal"], asked[-1]) == (4242, ("spider", True))
+        assert new_table(client, deal=None)["deal"] == 17  # a random deal, through the picker
+        assert asked[-1] == ("klondike", False)
+        fresh = client.post(f"/api/tables/{state['table']}/new", json={"winnable": True})
+        assert fresh.status_code == 201
+        assert fresh.json()["deal"] == 4242
+        assert fresh.json()["options"]["suits"] == 1
+        both = client.post("/api/tables", json={"game": "spider", "deal": 3, "winnable": True})
+        assert both.status_code == 400
+        assert "not both" in both.json()["error"]
+
+
+def test_winnable_deals_are_refused_clearly_without_a_picker(client: TestClient) -> None:
+    state = new_table(client)
+    for response in (
+        client.post("/api/tables", json={"game": "klondike", "winnable": True}),
+        client.post(f"/api/tables/{state['table']}/new", json={"winnable": True}),
+    ):
+        assert response.status_code == 400
+        assert "winnable deals need the solver" in response.json()["error"]
+
+
+def only_null_face_down(piles: dict[str, Any]) -> bool:
+    return all(card is None for pile in piles.values() for card in pile["down"])
+
+
+@pytest.mark.parametrize(
+    "name", ["klondike-won-draw1.rec", "klondike-won-draw1-json.json", "klondike-resigned.rec"]
+)
+def test_a_record_upload_replays_step_by_step_as_views(client: TestClient, name: str) -> None:
+    text = (GOLDEN / name).read_text()
+    rec = record.read_record(text)
+    response = client.post("/api/replay", content=text.encode())
+    assert response.status_code == 200, response.text
+    replay = response.json()
+    assert (replay["game"], replay["deal"], replay["result"]) == (
+        rec.game,
+        rec.deal,
+        rec.result,
+    )
+    steps = replay["steps"]
+    assert [step["move"] for step in steps] == [None, *(move.text() for move in rec.moves)]
+    # Each step sends what changed; put together they are the views of the game move by move.
+    again = patience.new(rec.game, deal=rec.deal, **rec.options)
+    piles: dict[str, Any] = {}
+    for index, step in enumerate(steps):
+        assert only_null_face_down(step["piles"])
+        piles = {**piles, **step["piles"]}
+        if index:
+            again.push(rec.moves[index - 1])
+        if index == len(steps) - 1 and rec.reason == "resigned":
+            again.resign()
+        assert piles == again.view(0)["piles"]
+        assert step["outcome"] == again.view(0)["outcome"]
+    assert 0 < len(steps[1]["piles"]) < len(steps[0]["piles"])
+    hidden = hidden_cards(patience.new(rec.game, deal=rec.deal, **rec.options))
+    first = json.dumps(steps[0])
+    assert not any(f'"{card}"' in first for card in hidden)
+
+
+def test_bad_record_uploads_are_refused_clearly(client: TestClient) -> None:
+    text = (GOLDEN / "klondike-won-draw1.rec").read_text()
+    broken = text.replace("t7-f1", "t7-f4", 1) if "t7-f1" in text else text + " zz-top"
+    cases = [
+        (b"", 400, "empty"),
+        (b"\xff\xfe junk", 400, "UTF-8"),
+        (b'[Game "klondike"\n', 422, "line 1"),
+        (b"{not json", 422, "cannot be replayed"),
+        (broken.encode(), 422, "cannot be replayed"),
+        ((GOLDEN / "double-solitaire-draw.rec").read_bytes(), 422, "one-player games"),
+        (b"x" * (512 * 1024 + 1), 413, "at most"),
+    ]
+    for body, status, message in cases:
+        response = client.post("/api/replay", content=body)
+        assert response.status_code == status, (body[:30], response.text)
+        assert message in response.json()["error"], response.text
+    assert client.get("/replay").status_code == 200
+    assert client.get("/static/replay.js").status_code == 200
+
+
+def test_the_rules_are_package_data_so_an_installed_package_has_them() -> None:
+    import tomllib
+    from importlib.resources import files
+
+    from patience.server.rules import RulesBook
+
+    root = Path(__file__).resolve().parents[1]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "rules/*.md" in pyproject["tool"]["setuptools"]["package-data"]["patience"]
+    packaged = files("patience") / "rules"
+    names = {entry.name for entry in packaged.iterdir()}
+    assert {f"{name}.md" for name in one_player_games()} <= names
+    assert names == {path.name for path in (root / "docs" / "rules").glob("*.md")}
+    book = RulesBook([packaged])  # the package's folder alone, as in a wheel
+    for name in one_player_games():
+        assert book.html(name).startswith("<h1>")

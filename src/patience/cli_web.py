@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from .cli import data_dir, main
+from .engine import Game
 
-__all__ = ["DB_NAME", "default_db_path", "serve_command"]
+__all__ = ["DB_NAME", "default_db_path", "hint_json", "serve_command"]
 
 #: The store's file name in the data directory.
 DB_NAME = "patience.sqlite3"
@@ -18,6 +20,14 @@ def default_db_path() -> Path:
     """Where ``patience serve`` keeps its store: ``patience.sqlite3`` in the data directory
     (``$PATIENCE_HOME``, else the user data directory)."""
     return data_dir() / DB_NAME
+
+
+def hint_json(game: Game) -> dict[str, Any]:
+    """The honest hint for the web page (``GET /api/tables/ID/hint``): ``{"move", "move_json",
+    "chance", "samples", "exact"}``, from the player's view alone, at the default budget."""
+    from .solve import hint
+
+    return hint(game).to_json()
 
 
 @main.command("serve")
@@ -40,10 +50,11 @@ def serve_command(host: str, port: int, db_path: Path | None) -> None:
 
     from .server import MAX_BODY, create_app
     from .store import StoreError
+    from .study.winnable import WinnableDealPicker
 
     path = db_path or default_db_path()
     try:
-        app = create_app(path)
+        app = create_app(path, hinter=hint_json, deal_picker=WinnableDealPicker())
     except StoreError as error:
         raise click.ClickException(str(error)) from None
     except (OSError, sqlite3.Error) as error:

@@ -48,25 +48,48 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+class LiveServer:
+    """The web app served by uvicorn in a thread, on a port of its own; it can be stopped and
+    started again on the same port (a server restart, for the websocket's reconnection)."""
+
+    def __init__(self, db_path: Path, **hooks: Any) -> None:
+        self.db_path = db_path
+        self.hooks = hooks
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> LiveServer:
+        import uvicorn
+
+        from patience.server import create_app
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            app = create_app(self.db_path, **self.hooks)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self._server = server = uvicorn.Server(config)
+        self._thread = thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                pytest.fail("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self._server = self._thread = None
+
+
 @pytest.fixture
 def server_url(tmp_path: Path) -> Iterator[str]:
     """A live server (uvicorn in a thread) with a fresh store; its base URL."""
-    import uvicorn
-
-    from patience.server import create_app
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        app = create_app(tmp_path / "browser.sqlite3")
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    server = LiveServer(tmp_path / "browser.sqlite3").start()
+    yield server.url
+    server.stop()

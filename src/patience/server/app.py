@@ -12,7 +12,8 @@ HTTP (every answer is JSON; errors are ``{"error": "..."}`` with a fitting statu
 * ``POST /api/tables/{id}/new {"deal"}``: a new table of the same game and options;
 * ``GET /api/tables/{id}/record?format=text|json``: the record, as a download;
 * ``GET /api/stats?player=NAME``: statistics per game (the cookie's player by default);
-* ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown).
+* ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown);
+* ``POST /api/replay`` (a record file as the body): the record checked, and its views step by step.
 
 Websocket ``/ws/tables/{id}``: the server sends ``{"type": "state", "state": ...}`` on connecting
 and to every connection of the table after each change; a client sends commands (the same JSON as
@@ -22,6 +23,8 @@ where tables of several players (one connection per seat, each sent its own view
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import json
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
@@ -31,6 +34,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -42,6 +46,7 @@ from ..engine import Game
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
 from .rules import RulesBook
+from .shared import shared_routes
 from .tables import CommandError, DealPicker, Table, Tables, catalogue
 
 __all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "WEB_DIR", "create_app"]
@@ -52,6 +57,10 @@ COOKIE = "patience_player"
 DEFAULT_PLAYER = "guest"
 #: The largest request body (or websocket message) accepted, in bytes.
 MAX_BODY = 16 * 1024
+#: The largest record file accepted for a replay, in bytes.
+MAX_RECORD = 512 * 1024
+#: The most moves a replayed record may have (every step's view goes to the page).
+MAX_REPLAY_MOVES = 5000
 #: What a page may load: only our own files, no inline scripts.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -75,6 +84,83 @@ def player_of(connection: HTTPConnection) -> str:
         except StoreError:
             pass
     return DEFAULT_PLAYER
+
+
+async def read_body(request: Request, limit: int, what: str = "a request body") -> bytes:
+    """The request's body, read up to ``limit`` bytes; a larger one is a :class:`CommandError`
+    (413) that says the limit."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise CommandError(413, f"{what} has at most {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise CommandError(413, f"{what} has at most {limit} bytes")
+    return bytes(body)
+
+
+def replay_steps(text: str) -> dict[str, Any]:
+    """A record read, checked and replayed, as the replay page shows it: its facts and, for
+    every step (the start, then after each move), what changed in the view.
+
+    Only views reach the page: face-down cards are ``null`` at every step, as at a table. A
+    step sends only the piles that changed since the step before (the first step sends all),
+    so a long record stays small. Refused with a :class:`CommandError`: 422 for a record that
+    is malformed or does not replay (the reader's message names the line and move), or for a
+    game of several players or more than :data:`MAX_REPLAY_MOVES` moves.
+    """
+    try:
+        rec, game = record.load_record(text)
+    except record.RecordError as error:
+        raise CommandError(422, f"this record cannot be replayed: {error}") from None
+    except ValueError as error:  # a bad option or deal met while replaying
+        raise CommandError(422, f"this record cannot be replayed: {error}") from None
+    if game.rules.players != 1:
+        raise CommandError(
+            422,
+            f"{game.name} is played by {game.rules.players}: replays here are of one-player games",
+        )
+    if len(game.move_stack) > MAX_REPLAY_MOVES:
+        raise CommandError(
+            422,
+            f"this record has {len(game.move_stack)} moves; a replay has at most "
+            f"{MAX_REPLAY_MOVES}",
+        )
+    moves = [move.text() for move in game.move_stack]
+    # Walk back from the end, taking each step's view, then put the steps in order.
+    views = [game.view(0)]
+    if game.resigned:
+        game.take_back_resignation()
+    while game.move_stack:
+        game.pop()
+        views.append(game.view(0))
+    views.reverse()
+    steps: list[dict[str, Any]] = []
+    previous: dict[str, Any] = {}
+    for index, view in enumerate(views):
+        piles = view["piles"]
+        changed = {name: pile for name, pile in piles.items() if previous.get(name) != pile}
+        steps.append(
+            {
+                "move": moves[index - 1] if index else None,
+                "piles": changed,
+                "outcome": view["outcome"],
+            }
+        )
+        previous = piles
+    rules = game.rules
+    return {
+        "game": game.name,
+        "title": rules.title,
+        "options": dict(rules.options),
+        "options_text": rules.options_text(),
+        "deal": rec.deal,
+        "players": rec.players,
+        "result": rec.result,
+        "reason": rec.reason,
+        "steps": steps,
+    }
 
 
 async def read_json(request: Request) -> Any:
@@ -172,7 +258,9 @@ def create_app(
         data = await read_json(request)
         if not isinstance(data, dict):
             raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
-        table = tables.create(
+        # The deal picker may solve deals on demand ("winnable deals only"): off the event loop.
+        table = await asyncio.to_thread(
+            tables.create,
             data.get("game"),
             data.get("options"),
             data.get("deal"),
@@ -240,7 +328,15 @@ def create_app(
         data = await read_json(request)
         table, _ = seated(request)
         deal = data.get("deal") if isinstance(data, dict) else None
-        fresh = tables.create(table.game.name, table.game.options, deal, player_of(request))
+        winnable = isinstance(data, dict) and data.get("winnable") is True
+        fresh = await asyncio.to_thread(
+            tables.create,
+            table.game.name,
+            table.game.options,
+            deal,
+            player_of(request),
+            winnable=winnable,
+        )
         return JSONResponse(fresh.state(0), status_code=201)
 
     async def download_record(request: Request) -> Response:
@@ -262,7 +358,23 @@ def create_app(
         table, _ = seated(request)
         if hinter is None:
             raise CommandError(501, "hints come with the solver, which this server does not have")
-        return JSONResponse(hinter(table.game))
+        # The solver works on a copy, in a worker thread: the table goes on taking commands.
+        snapshot = copy.deepcopy(table.game)
+        try:
+            answer = await run_in_threadpool(hinter, snapshot)
+        except Exception as error:  # the solver's failure must not take the server down
+            raise CommandError(500, f"the hint failed: {error}") from None
+        return JSONResponse(answer)
+
+    async def replay(request: Request) -> Response:
+        body = await read_body(request, MAX_RECORD, "a record file")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CommandError(400, "a record file is UTF-8 text (the text or JSON form)") from None
+        if not text.strip():
+            raise CommandError(400, "the record file is empty")
+        return JSONResponse(await run_in_threadpool(replay_steps, text))
 
     async def stats(request: Request) -> Response:
         name = request.query_params.get("player") or player_of(request)
@@ -328,6 +440,7 @@ def create_app(
         Route("/", page),
         Route("/play/{table_id}", page),
         Route("/stats", page),
+        Route("/replay", page),
         Route("/api/games", games),
         Route("/api/player", get_player, methods=["GET"]),
         Route("/api/player", set_player, methods=["POST"]),
@@ -341,7 +454,9 @@ def create_app(
         Route("/api/tables/{table_id}/hint", hint, methods=["GET"]),
         Route("/api/stats", stats),
         Route("/api/rules/{game}", rules, methods=["GET"]),
+        Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        *shared_routes(store),  # tables of several players (server/shared.py)
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(

@@ -1,9 +1,10 @@
 """The rules of each game as HTML, for the table page's "Rules" panel.
 
 The rules as implemented are ``docs/rules/GAME.md`` in the repository. They are looked for in a
-``rules`` folder inside the installed package first (where a packaged build may put them), then in
-the repository's ``docs/rules`` next to the source tree (an editable install or a checkout); a
-game whose file is in neither place is a clear 404, never a crash.
+``rules`` folder inside the installed package first, then in the repository's ``docs/rules`` next
+to the source tree; a game whose file is in neither place is a clear 404, never a crash. In the
+source tree ``src/patience/rules`` is a symbolic link to ``docs/rules``, and pyproject.toml's
+package data (``rules/*.md``) copies the files into a wheel, so an installed package has them.
 
 Markdown is rendered on the server with markdown-it's CommonMark preset and raw HTML disabled, so
 a ``<script>`` in a rules file reaches the page as text.

@@ -25,6 +25,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Event",
     "GameStats",
+    "SharedSeat",
     "Store",
     "StoreError",
     "TableRow",
@@ -76,6 +77,16 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: a one-player game's score (Accordion's piles left), kept for statistics.
     """
     ALTER TABLE tables ADD COLUMN score INTEGER;
+    """,
+    # 3: tables of several players (server/shared.py): the table's settings (JSON; NULL for a
+    # one-player table), and per seat the bot that sits there, or the name of the person who
+    # joined and the SHA-256 of his secret seat token. Such seats leave player_id NULL, so
+    # shared tables stay out of the one-player statistics and lists.
+    """
+    ALTER TABLE tables ADD COLUMN shared TEXT;
+    ALTER TABLE seats ADD COLUMN bot TEXT;
+    ALTER TABLE seats ADD COLUMN guest TEXT;
+    ALTER TABLE seats ADD COLUMN token_hash TEXT;
     """,
 )
 
@@ -134,6 +145,18 @@ class TableRow:
     moves: int
     score: int | None
     events: int
+
+
+@dataclass(frozen=True)
+class SharedSeat:
+    """A seat of a table of several players: a ``bot`` (its name), or a person who joined
+    (``guest``, his name, and ``token_hash``, the SHA-256 of his secret seat token), or open
+    (all None)."""
+
+    seat: int
+    bot: str | None = None
+    guest: str | None = None
+    token_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -356,6 +379,63 @@ class Store:
                 "score = ? WHERE id = ?",
                 (now, result, reason, finished, moves, score, table_id),
             )
+
+    # -- tables of several players ----------------------------------------------------------
+
+    def create_shared_table(
+        self,
+        table_id: str,
+        game: str,
+        options: dict[str, OptionValue],
+        deal: int | None,
+        seats: Sequence[SharedSeat],
+        settings: dict[str, Any],
+    ) -> None:
+        """Store a new table of several players: its seats (bots, or open) and its settings
+        (JSON), in one transaction."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO tables (id, game, options, deal, created, updated, shared) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, game, json.dumps(options), deal, now, now, json.dumps(settings)),
+            )
+            db.executemany(
+                "INSERT INTO seats (table_id, seat, bot, guest, token_hash) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.bot, s.guest, s.token_hash) for s in seats],
+            )
+
+    def shared_settings(self, table_id: str) -> dict[str, Any] | None:
+        """The settings of a table of several players, or None (no such table, or a one-player
+        table)."""
+        with self._lock:
+            row = self._db.execute("SELECT shared FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None or row["shared"] is None:
+            return None
+        settings = json.loads(row["shared"])
+        return settings if isinstance(settings, dict) else None
+
+    def shared_seats(self, table_id: str) -> list[SharedSeat]:
+        """The seats of a table of several players, in seat order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seat, bot, guest, token_hash FROM seats WHERE table_id = ? ORDER BY seat",
+                (table_id,),
+            ).fetchall()
+        return [
+            SharedSeat(row["seat"], row["bot"], row["guest"], row["token_hash"]) for row in rows
+        ]
+
+    def claim_seat(self, table_id: str, seat: int, guest: str, token_hash: str) -> bool:
+        """Give an open seat to ``guest`` with his token's hash; False (nothing written) when
+        the seat is not open any more (somebody else was quicker)."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE seats SET guest = ?, token_hash = ? WHERE table_id = ? AND seat = ? "
+                "AND bot IS NULL AND token_hash IS NULL AND player_id IS NULL",
+                (guest, token_hash, table_id, seat),
+            )
+            return cursor.rowcount == 1
 
     def tables_of(self, player: str, *, ongoing: bool = False, limit: int = 20) -> list[TableRow]:
         """A player's tables, the most recently played first (only ongoing ones if asked)."""

@@ -9,11 +9,11 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, body) {
+async function request(method, url, body, contentType = "application/json") {
   const init = { method, headers: {}, credentials: "same-origin" };
   if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.headers["Content-Type"] = contentType;
+    init.body = contentType === "application/json" ? JSON.stringify(body) : body;
   }
   const response = await fetch(url, init);
   let data = null;
@@ -33,14 +33,18 @@ export const api = {
   player: () => request("GET", "/api/player"),
   setPlayer: (name) => request("POST", "/api/player", { name }),
   tables: (ongoing) => request("GET", `/api/tables${ongoing ? "?ongoing=1" : ""}`),
-  create: (game, options, deal) => request("POST", "/api/tables", { game, options, deal }),
+  create: (game, options, deal, winnable = false) =>
+    request("POST", "/api/tables", { game, options, deal, ...(winnable ? { winnable } : {}) }),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   command: (id, command, extra = {}) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}`, { command, ...extra }),
   autofinish: (id, events) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/autofinish`, { events }),
-  newDeal: (id, deal) =>
-    request("POST", `/api/tables/${encodeURIComponent(id)}/new`, { deal: deal ?? null }),
+  newDeal: (id, deal, winnable = false) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/new`,
+      { deal: deal ?? null, ...(winnable ? { winnable } : {}) }),
+  hint: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/hint`),
+  replay: (text) => request("POST", "/api/replay", text, "text/plain"),
   recordUrl: (id, format = "text") =>
     `/api/tables/${encodeURIComponent(id)}/record?format=${format}`,
   rules: (game) => request("GET", `/api/rules/${encodeURIComponent(game)}`),

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { startPage } from "./start.js";
 import { statsPage } from "./stats.js";
+import { replayPage } from "./replay.js";
 import { TablePage } from "./table.js";
 
 async function main() {
@@ -14,6 +15,7 @@ async function main() {
   try {
     if (play) await new TablePage(root, play[1]).start();
     else if (path === "/stats") await statsPage(root);
+    else if (path === "/replay") await replayPage(root);
     else await startPage(root);
   } catch (error) {
     const p = document.createElement("p");

@@ -2,19 +2,7 @@
 // deal-number field (empty: a random deal).
 
 import { api } from "./api.js";
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
+import { h } from "./dom.js";
 
 function optionField(game, option) {
   const id = `${game.name}-${option.name}`;
@@ -42,12 +30,20 @@ function gameCard(game) {
     const options = {};
     for (const option of game.options) options[option.name] = form.elements[option.name].value;
     const dealText = form.elements.deal.value.trim();
+    const winnable = form.elements.winnable.checked;
     if (dealText && !/^\d+$/.test(dealText)) {
       error.textContent = "A deal number is a whole number (or leave it empty for a random deal).";
       return;
     }
+    if (dealText && winnable) {
+      error.textContent = "Choose a deal number or winnable deals only, not both.";
+      return;
+    }
+    // Remembered for the table's "New deal" button.
+    localStorage.setItem(`patience.winnable.${game.name}`, winnable ? "1" : "0");
     try {
-      const state = await api.create(game.name, options, dealText ? Number(dealText) : null);
+      const state = await api.create(game.name, options, dealText ? Number(dealText) : null,
+        winnable);
       window.location.assign(`/play/${state.table}`);
     } catch (failure) {
       error.textContent = failure.message;
@@ -59,6 +55,9 @@ function gameCard(game) {
   h("div", { class: "field" }, h("label", { for: dealId }, "deal"),
     h("input", { id: dealId, name: "deal", inputmode: "numeric", placeholder: "random",
       size: 12 })),
+  h("label", { class: "winnable" }, h("input", { type: "checkbox", name: "winnable",
+    checked: localStorage.getItem(`patience.winnable.${game.name}`) === "1" }),
+  "Winnable deals only (deals the solver has proved winnable)"),
   h("button", { type: "submit" }, `Play ${game.title}`), error);
   return form;
 }
@@ -84,7 +83,8 @@ export async function startPage(root) {
     h("ul", {}, ongoing.map((t) => h("li", {}, h("a", { href: `/play/${t.table}` },
       `${t.game}, deal ${t.deal}, ${t.moves} moves`))))) : null;
   root.replaceChildren(...[
-    h("section", { class: "intro" }, h("h1", {}, "Play patience"), nameForm),
+    h("section", { class: "intro" }, h("h1", {}, "Play patience"), nameForm,
+      h("p", {}, h("a", { href: "/replay" }, "Replay a record file"), " step by step.")),
     resume,
     h("div", { class: "games" }, games.map(gameCard)),
   ].filter(Boolean));

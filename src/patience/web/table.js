@@ -1,28 +1,34 @@
 // The table page: draws the view of a table as SVG and turns clicks, drags, double-clicks and
 // keys into commands. The page only ever holds the view the server sends (face-down cards are
-// null there), and every change comes back from the server as a new view.
+// null there), and every change comes back from the server as a new view: over the table's
+// websocket while it is open (live.js), else over HTTP.
 
 import { api, ApiError } from "./api.js";
-import { CARD_H, CARD_W, defs, drawCard, drawSlot, el } from "./cards.js";
-import { cardPositions, layoutTable } from "./layout.js";
+import { drawBoard, neighbour, pileName, pileOrder } from "./board.js";
+import { CARD_H, CARD_W, el } from "./cards.js";
+import { LiveTable } from "./live.js";
+import { h } from "./dom.js";
+
+// The keys of the table, for the help text and the keys handler alike.
+export const KEYS = [
+  ["Tab, arrow keys", "go from pile to pile"],
+  ["Enter or Space", "pick up the cards of a pile, then put them down on another"],
+  ["+ / −", "pick up one card more or fewer (runs)"],
+  ["Shift+Enter", "send the top card to a foundation"],
+  ["Escape", "put the cards back"],
+  ["u or Ctrl+Z", "undo"],
+  ["r or Ctrl+Y", "redo"],
+  ["h", "hint"],
+  ["s", "stock (turn or deal)"],
+  ["f", "auto finish"],
+  ["n", "new deal"],
+  ["/", "type a move"],
+];
 
 const DRAG_THRESHOLD = 6; // pixels a pointer moves before a press becomes a drag
 const DOUBLE_CLICK_MS = 400;
 // Actions that clicking the stock stands for, in order of preference.
 const STOCK_ACTIONS = ["stock", "deal", "recycle", "redeal"];
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 function clock(seconds) {
   const s = Math.floor(seconds);
@@ -52,6 +58,9 @@ export class TablePage {
     this.clockBase = 0;
     this.clockAt = 0;
     this.timer = null;
+    this.live = null;
+    this.cursor = null; // the pile the keyboard is on
+    this.hint = null; // {from, to}: the piles of the hint shown
   }
 
   async start() {
@@ -64,13 +73,56 @@ export class TablePage {
     }
     document.addEventListener("keydown", (event) => this.onKey(event));
     this.timer = setInterval(() => this.tick(), 1000);
+    this.connect();
+  }
+
+  /** Opens the websocket of the table shown (a new deal is another table, another socket). */
+  connect() {
+    this.live?.close();
+    this.live = new LiveTable(this.tableId, {
+      onState: (state) => this.showIfNewer(state),
+      onStatus: (status) => this.showConnection(status),
+    });
+    this.live.connect();
+  }
+
+  showConnection(status) {
+    if (!this.connection) return;
+    this.connection.dataset.status = status;
+    this.connection.textContent = { live: "live", connecting: "connecting…",
+      offline: "reconnecting…", refused: "not live (refused by the server)" }[status] ?? status;
+  }
+
+  /** A state pushed by the server: shown unless the page already shows it or a later one. */
+  showIfNewer(state) {
+    const current = this.state;
+    if (current && state.table === current.table && state.events <= current.events) return;
+    if (this.press?.dragging) {
+      this.deferred = state; // shown when the drag ends
+      return;
+    }
+    this.selected = null;
+    this.show(state);
   }
 
   // -- sending commands ------------------------------------------------------------------------
 
   send(command, extra = {}) {
-    return this.request(() => api.command(this.tableId, command, { ...extra,
-      events: this.state.events }));
+    const body = { command, ...extra, events: this.state.events };
+    return this.request(async () => {
+      if (this.live?.isOpen) {
+        try {
+          return await this.live.request(body);
+        } catch (error) {
+          // A refused command comes without the table's state: fetch it if it may have changed.
+          if (error.status === 409 || error.status === 0) {
+            error.state = await api.table(this.tableId).catch(() => null);
+          }
+          throw error;
+        }
+      }
+      return api.command(this.tableId, command, { ...extra, events: this.state.events });
+    });
   }
 
   /** The server makes the remaining foundation moves, each stored like a move of the player's. */
@@ -119,12 +171,18 @@ export class TablePage {
   // -- drawing -------------------------------------------------------------------------------
 
   show(state) {
+    if (this.state && (state.table !== this.state.table || state.events !== this.state.events)) {
+      this.hint = null;
+    }
     this.state = state;
     this.clockBase = state.elapsed;
     this.clockAt = performance.now();
     if (window.location.pathname !== `/play/${state.table}`) {
       history.replaceState(null, "", `/play/${state.table}`);
+    }
+    if (this.tableId !== state.table) {
       this.tableId = state.table;
+      if (this.live) this.connect();
     }
     this.render();
   }
@@ -138,6 +196,7 @@ export class TablePage {
     this.dealNumber.textContent = s.deal ?? "—";
     this.counter.textContent = String(s.moves);
     this.undoButton.disabled = !s.can_undo;
+    this.hintButton.disabled = over || this.hintsMissing;
     this.redoButton.disabled = !s.can_redo;
     this.restartButton.disabled = !s.can_undo;
     this.finishButton.hidden = !s.can_autofinish;
@@ -171,6 +230,9 @@ export class TablePage {
     this.restartButton = button("Restart", () => this.send("restart"));
     this.finishButton = button("Auto finish", () => this.autoFinish(), "f");
     this.finishButton.hidden = true;
+    this.hintButton = button("Hint", () => this.askHint(), "h");
+    this.connection = h("span", { class: "connection", "data-testid": "connection",
+      "aria-live": "polite", title: "the table's connection to the server" });
     this.download = h("a", { class: "button", download: "", href: "#" }, "Download record");
     this.rulesButton = h("button", { type: "button", "aria-expanded": "false",
       "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "Rules");
@@ -178,6 +240,9 @@ export class TablePage {
       "aria-label": "the rules of the game", tabindex: "-1" });
     const copy = button("Copy", () => navigator.clipboard?.writeText(String(this.state.deal)));
     this.messageLine = h("p", { class: "message", role: "alert", "aria-live": "assertive" });
+    this.hintLine = h("p", { class: "hint-line", role: "status", "data-testid": "hint",
+      hidden: true });
+    this.announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
     this.banner = h("p", { class: "banner", role: "status", hidden: true });
     this.actions = h("div", { class: "actions", "aria-label": "moves that are not card moves" });
     this.moveInput = h("input", { type: "text", name: "move", placeholder: "t7-f1, stock, …",
@@ -187,23 +252,37 @@ export class TablePage {
       const text = this.moveInput.value.trim();
       if (text) this.sendMove(text).then(() => { this.moveInput.value = ""; });
     } }, h("label", {}, "Move ", this.moveInput), h("button", { type: "submit" }, "Play"));
-    this.svg = el("svg", { class: "board", role: "group", "aria-label": "the table" });
+    this.svg = el("svg", { class: "board", role: "group",
+      "aria-label": "the table: Tab or the arrow keys go from pile to pile, Enter picks up and "
+        + "puts down" });
     this.svg.addEventListener("pointerdown", (event) => this.onPointerDown(event));
     this.svg.addEventListener("pointermove", (event) => this.onPointerMove(event));
     this.svg.addEventListener("pointerup", (event) => this.onPointerUp(event));
     this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+    this.svg.addEventListener("focusin", (event) => {
+      const pile = event.target.closest?.("[data-pile]")?.dataset.pile;
+      if (pile && pile !== this.cursor) {
+        this.cursor = pile;
+        this.markCursor();
+      }
+    });
     this.frame = h("section", { class: "table-page" },
       h("div", { class: "table-head" }, this.title,
         h("p", { class: "facts" },
           h("span", {}, "Deal ", this.dealNumber, " ", copy), " · ", this.optionsLine,
           " · Moves ", this.counter, " · ", "Time ",
-          this.clockText)),
+          this.clockText, " · ", this.connection)),
       h("div", { class: "toolbar" }, this.undoButton, this.redoButton, this.restartButton,
-        this.finishButton, button("New deal", () => this.newDeal()), this.download,
-        this.rulesButton, moveForm),
-      this.rulesPanel, this.banner, this.messageLine, this.actions, this.svg,
-      h("p", { class: "help" }, "Click a card then where it goes, or drag it; double-click sends a "
-        + "card to a foundation; click the stock to deal. Keys: u undo, r redo, s stock, f auto finish, / type a move."));
+        this.hintButton, this.finishButton, button("New deal", () => this.newDeal(), "n"),
+        this.download, this.rulesButton, moveForm),
+      this.rulesPanel, this.banner, this.messageLine, this.hintLine, this.actions, this.svg,
+      this.announcer,
+      h("details", { class: "help" }, h("summary", {}, "How to play with the mouse, a finger or "
+        + "the keyboard"),
+      h("p", {}, "Click a card then where it goes, or drag it; double-click sends a card to a "
+        + "foundation; click the stock to deal."),
+      h("dl", { class: "keys" }, KEYS.flatMap(([keys, what]) => [h("dt", {}, keys),
+        h("dd", {}, what)]))));
     this.root.replaceChildren(this.frame);
   }
 
@@ -215,41 +294,35 @@ export class TablePage {
 
   renderBoard() {
     const { view, game } = this.state;
-    const layout = layoutTable(game, view);
-    this.layout = layout;
-    const svg = this.svg;
-    svg.replaceChildren();
-    svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
-    defs(svg);
-    const legalSources = new Set(view.legal_moves.map((m) => m.from).filter(Boolean));
-    for (const [name, slot] of Object.entries(layout.slots)) {
-      const pile = view.piles[name];
-      const group = el("g", { class: "pile", "data-pile": name,
-        "aria-label": `${name}: ${pile.down.length + pile.up.length} cards` }, svg);
-      const slotNode = drawSlot(slot.x, slot.y, slot.label);
-      slotNode.dataset.pile = name;
-      group.appendChild(slotNode);
-      const positions = cardPositions(slot, pile);
-      for (const pos of positions) {
-        const node = drawCard(pos.faceUp ? pos.card : null, pos.x, pos.y);
-        node.dataset.pile = name;
-        node.dataset.index = String(pos.index);
-        if (pos.faceUp && pos.card) {
-          node.dataset.card = pos.card;
-          if (legalSources.has(name)) node.classList.add("movable");
-        }
-        if (this.selected && this.selected.pile === name && pos.index >= this.selected.index) {
-          node.classList.add("selected");
-        }
-        group.appendChild(node);
-      }
-      const total = pile.down.length + pile.up.length;
-      if (slot.mode === "squared" && total > 1) {
-        const badge = el("text", { class: "count", x: slot.x + CARD_W - 6, y: slot.y + CARD_H + 22,
-          "text-anchor": "end" }, group);
-        badge.textContent = String(total);
-      }
-    }
+    const hadFocus = this.svg.contains(document.activeElement);
+    const movable = new Set(view.legal_moves.map((m) => m.from).filter(Boolean));
+    this.layout = drawBoard(this.svg, game, view, { selected: this.selected, movable,
+      hint: this.hint, cursor: this.keyboardUsed ? this.cursor : null, focusable: true });
+    if (this.cursor && !this.layout.slots[this.cursor]) this.cursor = null;
+    // Drawing again replaces the piles: the keyboard's focus goes back to the pile it was on.
+    if (hadFocus && this.cursor) this.focusPile(this.cursor);
+  }
+
+  focusPile(name) {
+    this.svg.querySelector(`g.pile[data-pile="${name}"]`)?.focus({ preventScroll: false });
+  }
+
+  /** Moves the keyboard's outline to the cursor's pile without drawing the table again. */
+  markCursor() {
+    if (!this.keyboardUsed) return;
+    for (const mark of this.svg.querySelectorAll(".cursor-mark")) mark.remove();
+    const group = this.svg.querySelector(`g.pile[data-pile="${this.cursor}"]`);
+    const slot = this.layout?.slots[this.cursor];
+    if (!group || !slot) return;
+    const right = slot.x + CARD_W + (slot.mode === "right" ? 52 : 0);
+    const bottom = Math.max(slot.bottom ?? 0, slot.y + CARD_H);
+    const mark = el("rect", { class: "cursor-mark", x: slot.x - 4, y: slot.y - 4,
+      width: right - slot.x + 8, height: bottom - slot.y + 8, rx: 11 });
+    group.prepend(mark);
+  }
+
+  announce(text) {
+    if (this.announcer) this.announcer.textContent = text;
   }
 
   tick() {
@@ -295,10 +368,65 @@ export class TablePage {
     try {
       this.selected = null;
       this.message("");
-      this.show(await api.newDeal(this.tableId));
+      // A table dealt from "winnable deals only" deals the next one the same way.
+      const winnable = localStorage.getItem(`patience.winnable.${this.state.game}`) === "1";
+      this.show(await api.newDeal(this.tableId, null, winnable));
     } catch (error) {
       this.message(error.message, true);
     }
+  }
+
+  /** Asks the server's solver for a move, and shows it with the chance of winning from here. */
+  async askHint() {
+    if (this.hintBusy || !this.state) return;
+    this.hintBusy = true;
+    const asked = this.state.events;
+    this.hintLine.hidden = false;
+    this.hintLine.classList.remove("error");
+    this.hintLine.textContent = "Thinking…";
+    try {
+      const answer = await api.hint(this.tableId);
+      if (this.state.events !== asked) {
+        this.hintLine.hidden = true; // the table moved on meanwhile
+        return;
+      }
+      this.showHint(answer);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 501) {
+        this.hintsMissing = true;
+        this.hintButton.disabled = true;
+        this.hintLine.textContent = "No hints here: this server has no solver.";
+      } else {
+        this.hintLine.textContent = `No hint: ${error.message}`;
+      }
+      this.hintLine.classList.add("error");
+    } finally {
+      this.hintBusy = false;
+    }
+  }
+
+  showHint(answer) {
+    const percent = Math.round((Number(answer.chance) || 0) * 100);
+    const how = answer.exact ? "proved by the solver"
+      : `estimated from ${answer.samples} possible deal${answer.samples === 1 ? "" : "s"}`;
+    const chance = `${answer.exact ? "" : "about "}${percent}% to win from here (${how})`;
+    const move = answer.move_json;
+    if (!answer.move || !move) {
+      this.hint = null;
+      this.hintLine.textContent = `No move to suggest: ${chance}.`;
+    } else {
+      // An action (stock, deal, ...) is shown on the stock when the game has one, and on its
+      // target pile when it names one (Leoni's Own's plays from the hand).
+      const piles = this.state.view.piles;
+      const from = move.from ?? (move.action !== undefined && piles.stock ? "stock" : null);
+      const to = move.to && piles[move.to] ? move.to : null;
+      this.hint = { from, to, move: answer.move };
+      const where = move.from ? ` (${pileName(move.from)} to ${pileName(move.to)})` : "";
+      this.hintLine.textContent = `Hint: ${answer.move}${where}, about ${chance}.`
+        .replace("about about", "about");
+    }
+    this.announce(this.hintLine.textContent);
+    this.render();
   }
 
   // -- pointer input -------------------------------------------------------------------------
@@ -359,6 +487,13 @@ export class TablePage {
     const press = this.press;
     this.press = null;
     if (!press || press.id !== event.pointerId) return;
+    if (press.dragging && this.deferred) {
+      // The table changed elsewhere during the drag: show it as it now is.
+      const state = this.deferred;
+      this.deferred = null;
+      this.show(state);
+      return;
+    }
     if (press.dragging) {
       const target = this.pileAt(this.svgPoint(event));
       const count = this.pileCount(press.pile) - press.index;
@@ -384,7 +519,12 @@ export class TablePage {
   }
 
   cancelDrag() {
-    if (this.press?.dragging) this.render();
+    if (this.press?.dragging) {
+      const state = this.deferred;
+      this.deferred = null;
+      if (state) this.show(state);
+      else this.render();
+    }
     this.press = null;
   }
 
@@ -426,19 +566,112 @@ export class TablePage {
   }
 
   onKey(event) {
-    if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) {
+    if (!this.state) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
+        || target instanceof HTMLSelectElement || event.altKey || event.metaKey) {
       return;
     }
-    if (event.key === "u") this.send("undo");
-    else if (event.key === "r") this.send("redo");
-    else if (event.key === "s") this.sendMove(this.stockAction());
-    else if (event.key === "f" && this.state?.can_autofinish) this.autoFinish();
-    else if (event.key === "/") {
+    const key = event.key;
+    const onPile = target instanceof Element && target.closest?.("g.pile") !== null;
+    if (event.ctrlKey) {
+      if (key === "z" || key === "Z") {
+        event.preventDefault();
+        this.send(event.shiftKey ? "redo" : "undo");
+      } else if (key === "y") {
+        event.preventDefault();
+        this.send("redo");
+      }
+      return;
+    }
+    const arrows = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+    if (arrows[key] && event.shiftKey && this.selected) {
+      event.preventDefault();
+      this.changeCount(key === "ArrowUp" ? 1 : -1);
+    } else if (arrows[key] && (onPile || target === document.body || target === this.root)) {
+      event.preventDefault();
+      this.keyboardUsed = true;
+      const next = this.cursor ? neighbour(this.layout, this.cursor, arrows[key])
+        : pileOrder(this.layout)[0];
+      this.cursor = next;
+      this.markCursor();
+      this.focusPile(next);
+    } else if ((key === "Enter" || key === " ") && onPile) {
+      event.preventDefault();
+      this.keyboardUsed = true;
+      this.cursor = target.closest("g.pile").dataset.pile;
+      if (key === "Enter" && event.shiftKey) this.onDoubleClick(this.cursor);
+      else this.keyPick(this.cursor);
+    } else if ((key === "+" || key === "=") && this.selected) this.changeCount(1);
+    else if ((key === "-" || key === "−") && this.selected) this.changeCount(-1);
+    else if (key === "u") this.send("undo");
+    else if (key === "r") this.send("redo");
+    else if (key === "h") this.askHint();
+    else if (key === "n") this.newDeal();
+    else if (key === "s") this.sendMove(this.stockAction());
+    else if (key === "f" && this.state.can_autofinish) this.autoFinish();
+    else if (key === "/") {
       event.preventDefault();
       this.moveInput.focus();
-    } else if (event.key === "Escape" && this.selected) {
+    } else if (key === "Escape" && this.selected) {
       this.selected = null;
+      this.announce("cards put back");
       this.render();
-    } else return;
+    } else if (key === "Tab" && !onPile && !this.keyboardUsed) {
+      this.keyboardUsed = true; // Tab into the table: show where the keyboard is
+    }
+  }
+
+  /** Enter or Space on a pile: pick up its cards, or put the picked-up cards down on it. */
+  keyPick(name) {
+    if (this.selected) {
+      const from = this.selected;
+      if (from.pile === name) {
+        this.selected = null;
+        this.announce("cards put back");
+        this.render();
+        return;
+      }
+      this.selected = null;
+      this.sendMove(this.cardMove(from.pile, name, this.pileCount(from.pile) - from.index));
+      return;
+    }
+    const pile = this.state.view.piles[name];
+    const total = pile.down.length + pile.up.length;
+    if (name === "stock") {
+      this.sendMove(this.stockAction());
+      return;
+    }
+    if (pile.up.length === 0 || pile.up[pile.up.length - 1] === null) {
+      this.announce(`${pileName(name)} has no card to pick up`);
+      return;
+    }
+    // Pick up as many cards as the longest legal move from this pile takes (a whole run).
+    const counts = this.state.view.legal_moves.filter((m) => m.from === name)
+      .map((m) => m.count ?? 1);
+    const count = Math.max(1, ...counts);
+    this.selected = { pile: name, index: Math.max(pile.down.length, total - count) };
+    this.announceSelection();
+    this.render();
+  }
+
+  changeCount(delta) {
+    const { pile: name, index } = this.selected;
+    const pile = this.state.view.piles[name];
+    const total = pile.down.length + pile.up.length;
+    const slot = this.layout.slots[name];
+    // Only a fanned pile shows the cards under its top one.
+    const lowest = slot?.mode === "down" ? pile.down.length : total - 1;
+    const next = Math.min(total - 1, Math.max(lowest, index - delta));
+    this.selected = { pile: name, index: next };
+    this.announceSelection();
+    this.render();
+  }
+
+  announceSelection() {
+    const { pile: name, index } = this.selected;
+    const count = this.pileCount(name) - index;
+    this.announce(`${count} card${count === 1 ? "" : "s"} picked up from ${pileName(name)}: `
+      + "go to where they go and press Enter; + or − for more or fewer");
   }
 }

@@ -1,0 +1,180 @@
+"""How many shared tables the server holds at once, and how fast it answers a move.
+
+Run: ``.venv/bin/python benchmarks/server.py [--tables N] [--seconds S] [--game leopard]
+[--bot random]``.
+
+The server (uvicorn, in a subprocess, with a fresh store in a temporary folder) is reached over
+loopback websockets, as browsers reach it. Each simulated person creates a table (his seat open,
+the others bots), joins it over its websocket and plays a random legal move whenever it is his
+turn, all tables at the same time; when a game ends he starts another table. A move's latency is
+the time from sending it to receiving the state that shows it, which includes storing it (a
+committed, fsynced SQLite write) and the broadcast to every seat. Reported: the tables held
+(every connection open and playing at the end), the moves made by people, and the median,
+95th-percentile and worst move latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+SERVER = """
+import sys, uvicorn
+from patience.server import create_app
+uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]),
+            log_level="warning", ws_max_size=1 << 20)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.person_moves = 0
+        self.games = 0
+        self.errors: list[str] = []
+        self.holding = 0
+
+
+async def person(
+    base: str, args: argparse.Namespace, index: int, stats: Stats, stop: float
+) -> None:
+    """One person: create a table, join it, play until the time is up (a new table per game)."""
+    rng = random.Random(index)
+    players = 2 if args.game == "double-solitaire" else args.players
+    options = {"players": players} if args.game == "leopard" else {}
+    seats = ["open"] + [args.bot] * (players - 1)
+    held = False
+    try:
+        while time.monotonic() < stop:
+            made = await asyncio.to_thread(
+                post,
+                f"http://{base}/api/shared",
+                {"game": args.game, "options": options, "seats": seats},
+            )
+            async with websockets.connect(f"ws://{base}/ws/shared/{made['table']}") as ws:
+                await ws.recv()
+                await ws.send(json.dumps({"type": "join", "seat": 0, "name": f"p{index}"}))
+                state: dict[str, Any] = {}
+                if not held:
+                    held = True
+                    stats.holding += 1
+                last_seq = 0
+                sent_at: float | None = None
+                while time.monotonic() < stop:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "error":
+                        stats.errors.append(message["error"])
+                        state = message.get("state", state)
+                        sent_at = None
+                    elif message["type"] == "state":
+                        state = message
+                        if sent_at is not None and state["seq"] > last_seq:
+                            stats.latencies.append(time.perf_counter() - sent_at)
+                            sent_at = None
+                    else:
+                        continue
+                    if state.get("outcome", {}).get("result", "ongoing") != "ongoing":
+                        stats.games += 1
+                        break
+                    if sent_at is None and state.get("turn") == 0 and not state["waiting"]:
+                        moves = state["view"]["legal_moves"]
+                        last_seq = state["seq"]
+                        sent_at = time.perf_counter()
+                        await ws.send(
+                            json.dumps(
+                                {"type": "move", "move": rng.choice(moves), "seq": state["seq"]}
+                            )
+                        )
+                        stats.person_moves += 1
+                else:
+                    return
+    except Exception as error:  # a lost connection is a table not held
+        stats.errors.append(f"{type(error).__name__}: {error}")
+        if held:
+            stats.holding -= 1
+
+
+async def run(base: str, args: argparse.Namespace) -> Stats:
+    stats = Stats()
+    stop = time.monotonic() + args.seconds
+    await asyncio.gather(*(person(base, args, i, stats, stop) for i in range(args.tables)))
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50, help="simultaneous tables (people)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long to play")
+    parser.add_argument("--game", default="leopard", choices=["leopard", "double-solitaire"])
+    parser.add_argument("--players", type=int, default=2, help="Leopard's players (2-4)")
+    parser.add_argument("--bot", default="random", help="the bots in the other seats")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "bench.sqlite3"
+        server = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)])
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+            started = time.perf_counter()
+            stats = asyncio.run(run(f"127.0.0.1:{port}", args))
+            elapsed = time.perf_counter() - started
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    latencies = sorted(stats.latencies)
+    if not latencies:
+        raise SystemExit(f"no move was answered; errors: {stats.errors[:3]}")
+    p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
+    print(
+        f"{args.game} ({args.players if args.game == 'leopard' else 2} players, "
+        f"{args.bot} bots), {elapsed:.1f} s"
+    )
+    print(f"tables held at once: {stats.holding} of {args.tables}; games finished: {stats.games}")
+    print(
+        f"moves: {stats.person_moves} by people, {len(latencies) / elapsed:.0f} answered per second"
+    )
+    print(
+        f"move latency: median {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p95 {p95 * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms"
+    )
+    if stats.errors:
+        print(f"errors: {len(stats.errors)} (first: {stats.errors[0]})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+// Tables with other people and bots (docs/web.md, "Tables"): the create-table page (/tables) and
+// a shared table (/table/ID) played over the table's websocket. The page only ever receives its
+// seat's view; the seat token given on joining is kept in localStorage, per table, so a reload
+// (or a lost connection) gets the seat back.
+
+import { renderDoubleSolitaire } from "./double_solitaire.js";
+import { renderLeopard } from "./leopard.js";
+import { h } from "./dom.js";
+
+const RENDERERS = { leopard: renderLeopard, "double-solitaire": renderDoubleSolitaire };
+const tokenKey = (id) => `patience-seat-${id}`;
+const NAME_KEY = "patience-name";
+
+async function getJson(url, init) {
+  const response = await fetch(url, { credentials: "same-origin", ...init });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error ?? `error ${response.status}`);
+  return data;
+}
+
+// -- creating a table -----------------------------------------------------------------------
+
+function optionInput(game, option) {
+  const id = `mp-${game.name}-${option.name}`;
+  let input;
+  if (option.kind === "choice" || option.kind === "bool") {
+    const values = option.kind === "bool" ? [true, false] : option.choices;
+    input = h("select", { id, name: option.name },
+      values.map((value) => h("option", { value: String(value), selected: value === option.default },
+        option.kind === "bool" ? (value ? "on" : "off") : String(value))));
+  } else {
+    input = h("input", { id, name: option.name, value: String(option.default), size: 8 });
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, option.name), input,
+    h("small", {}, option.help));
+}
+
+async function createPage(root) {
+  const catalogue = await getJson("/api/shared/games");
+  const error = h("p", { class: "error", role: "alert" });
+  const gameSelect = h("select", { id: "mp-game", name: "game" },
+    catalogue.games.map((game) => h("option", { value: game.name }, game.title)));
+  const optionsBox = h("div", { class: "mp-options" });
+  const seatsBox = h("fieldset", { class: "mp-seats" });
+  const absence = h("input", { id: "mp-absence", name: "absence", inputmode: "numeric",
+    value: String(catalogue.absence), size: 6 });
+  const gameOf = () => catalogue.games.find((game) => game.name === gameSelect.value);
+
+  function seatCount() {
+    const players = optionsBox.querySelector('[name="players"]');
+    return players ? Number(players.value) : gameOf().players;
+  }
+  function drawSeats() {
+    const kept = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+    seatsBox.replaceChildren(h("legend", {}, "Seats"));
+    for (let seat = 0; seat < seatCount(); seat += 1) {
+      const chosen = kept[seat] ?? (seat === 0 ? "open" : "greedy");
+      seatsBox.append(h("div", { class: "field" },
+        h("label", { for: `mp-seat-${seat}` }, `seat ${seat}`),
+        h("select", { id: `mp-seat-${seat}`, name: `seat-${seat}` },
+          h("option", { value: "open", selected: chosen === "open" }, "open (a person joins)"),
+          catalogue.bots.map((bot) => h("option", { value: bot.name,
+            selected: chosen === bot.name }, `${bot.name} bot`)))));
+    }
+  }
+  function drawOptions() {
+    const game = gameOf();
+    optionsBox.replaceChildren(h("p", { class: "summary" }, game.summary),
+      ...game.options.map((option) => optionInput(game, option)));
+    const players = optionsBox.querySelector('[name="players"]');
+    if (players) players.addEventListener("change", drawSeats);
+    drawSeats();
+  }
+  gameSelect.addEventListener("change", drawOptions);
+
+  const form = h("form", { class: "game mp-create", onsubmit: async (event) => {
+    event.preventDefault();
+    const game = gameOf();
+    const options = {};
+    for (const option of game.options) options[option.name] = form.elements[option.name].value;
+    const seats = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+    try {
+      const made = await getJson("/api/shared", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ game: game.name, options, seats,
+          absence: Number(absence.value) || catalogue.absence }),
+      });
+      window.location.assign(made.url);
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  } },
+  h("div", { class: "field" }, h("label", { for: "mp-game" }, "game"), gameSelect),
+  optionsBox, seatsBox,
+  h("div", { class: "field" }, h("label", { for: "mp-absence" }, "absence (s)"), absence,
+    h("small", {}, "a bot plays for a player gone this long, until he returns")),
+  h("button", { type: "submit" }, "Create the table"), error);
+  root.replaceChildren(h("h1", {}, "Play with others"),
+    h("p", {}, "Choose a game and who sits where: a bot, or an open seat for a person. Then " +
+      "share the table's link; people join the open seats."), form);
+  drawOptions();
+}
+
+// -- a shared table -------------------------------------------------------------------------
+
+class SharedTablePage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.state = null;
+    this.seat = null;
+    this.socket = null;
+    this.retry = 500;
+    this.ui = {};
+    this.selection = null;
+  }
+
+  start() {
+    const ui = this.ui;
+    ui.title = h("h1", {}, "Table");
+    ui.link = h("input", { class: "mp-link", readonly: true, value: window.location.href,
+      "aria-label": "the table's link", size: 40 });
+    ui.copy = h("button", { type: "button", onclick: () => {
+      ui.link.select();
+      navigator.clipboard?.writeText(ui.link.value).catch(() => {});
+    } }, "Copy link");
+    ui.facts = h("p", { class: "facts", "data-testid": "facts" });
+    ui.seats = h("ul", { class: "mp-seat-list", "data-testid": "seats" });
+    ui.name = h("input", { id: "mp-name", value: localStorage.getItem(NAME_KEY) ?? "",
+      placeholder: "your name", size: 14 });
+    ui.join = h("div", { class: "mp-join", "data-testid": "join" });
+    ui.status = h("p", { class: "message", role: "status", "aria-live": "polite",
+      "data-testid": "message" });
+    ui.banner = h("div", { class: "banner", hidden: true, role: "alert", "data-testid": "banner" });
+    ui.board = h("div", { class: "mp-board", "data-testid": "board" });
+    ui.record = h("p", { hidden: true }, h("a", { href: `/api/shared/${this.id}/record`,
+      download: "" }, "Download the record"));
+    this.root.replaceChildren(ui.title, h("div", { class: "toolbar" }, ui.link, ui.copy),
+      ui.facts, ui.seats, ui.join, ui.status, ui.banner, ui.board, ui.record);
+    this.root.classList.add("mp-page");
+    this.connect();
+  }
+
+  connect() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${window.location.host}/ws/shared/${this.id}`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retry = 500;
+      const token = localStorage.getItem(tokenKey(this.id));
+      if (token) socket.send(JSON.stringify({ type: "resume", token }));
+    });
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.say("Connection lost: reconnecting…");
+      setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    });
+  }
+
+  receive(message) {
+    if (message.type === "joined") {
+      if (message.token) localStorage.setItem(tokenKey(this.id), message.token);
+      this.seat = message.seat;
+      this.say(`You sit in seat ${message.seat}.`);
+      return;
+    }
+    if (message.type === "error") {
+      if (message.status === 403 && this.seat === null) localStorage.removeItem(tokenKey(this.id));
+      this.say(message.error, true);
+      if (message.state) this.show(message.state);
+      return;
+    }
+    // Two broadcasts may cross on the way: never go back to an older position.
+    if (message.type === "state" && !(this.state && message.seq < this.state.seq)) {
+      this.show(message);
+    }
+  }
+
+  send(move) {
+    if (!this.state || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    this.selection = null;
+    this.socket.send(JSON.stringify({ type: "move", move, seq: this.state.seq }));
+  }
+
+  say(text, isError = false) {
+    this.ui.status.textContent = text;
+    this.ui.status.classList.toggle("error", isError);
+  }
+
+  seatName(index) {
+    const seat = this.state.seats[index];
+    if (!seat) return `seat ${index}`;
+    if (seat.kind === "bot") return `${seat.name} bot #${index}`;
+    return seat.name ?? `seat ${index} (open)`;
+  }
+
+  show(state) {
+    this.state = state;
+    if (state.seat !== null && state.seat !== undefined) this.seat = state.seat;
+    const ui = this.ui;
+    ui.title.textContent = `${state.title}: ${state.options_text}`;
+    const turn = state.turn;
+    const parts = [];
+    if (state.waiting) parts.push("Waiting for players: play starts when every seat is taken.");
+    else if (turn !== null) {
+      parts.push(turn === this.seat ? "Your turn." : `${this.seatName(turn)} (seat ${turn}) to play.`);
+    }
+    parts.push(this.seat === null ? "You are watching." : `You are seat ${this.seat}.`);
+    if (state.deal !== null) parts.push(`Deal ${state.deal}.`);
+    ui.facts.textContent = parts.join(" ");
+    ui.facts.dataset.seq = String(state.seq);
+    ui.seats.replaceChildren(...state.seats.map((seat) => h("li", {
+      class: `mp-seat${seat.seat === turn ? " turn" : ""}${seat.seat === this.seat ? " me" : ""}`,
+      "data-seat": seat.seat,
+    }, `seat ${seat.seat}: ${this.seatName(seat.seat)}`,
+    seat.kind === "person" && !seat.connected ? " (away)" : "",
+    seat.stand_in ? ` — ${state.stand_in} bot plays until he returns` : "",
+    seat.seat === turn ? " ◀ to play" : "")));
+    this.drawJoin();
+    const over = state.outcome.result !== "ongoing";
+    ui.banner.hidden = !over;
+    if (over) {
+      ui.banner.className = `banner ${state.outcome.result === "won" ? "won" : "lost"}`;
+      ui.banner.textContent = `Game over: ${state.outcome.reason ?? state.outcome.result}`;
+    }
+    ui.record.hidden = !over;
+    const render = RENDERERS[state.game];
+    if (render) render(ui.board, state, this);
+    else ui.board.textContent = `This page cannot show ${state.game} yet.`;
+  }
+
+  drawJoin() {
+    const ui = this.ui;
+    const open = this.state.seats.filter((seat) => seat.kind === "open");
+    if (this.seat !== null || open.length === 0) {
+      ui.join.replaceChildren();
+      return;
+    }
+    ui.join.replaceChildren(h("label", { for: "mp-name" }, "Your name "), ui.name,
+      ...open.map((seat) => h("button", { type: "button", "data-join": seat.seat, onclick: () => {
+        const name = ui.name.value.trim() || "guest";
+        localStorage.setItem(NAME_KEY, name);
+        this.socket.send(JSON.stringify({ type: "join", seat: seat.seat, name }));
+      } }, `Sit in seat ${seat.seat}`)));
+  }
+}
+
+function main() {
+  const root = document.getElementById("app");
+  const table = window.location.pathname.match(/^\/table\/([A-Za-z0-9_-]+)$/);
+  const fail = (error) => {
+    root.replaceChildren(h("p", { class: "error", role: "alert" },
+      `Something went wrong: ${error.message}`));
+  };
+  try {
+    if (table) new SharedTablePage(root, table[1]).start();
+    else createPage(root).catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+main();

@@ -1,0 +1,510 @@
+"""Shared tables (server/shared.py) through Starlette's test client: creating, joining, playing,
+reconnecting, refusals, bots standing in for absent people, and a scanner that fails when any
+message to a seat carries a card that seat may not see."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import re
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+import patience
+import patience.bots
+from patience.games import get_rules
+from patience.moves import Move
+from patience.server import create_app
+from patience.server.shared import MAX_MESSAGE, shared_games
+from patience.store import Store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "shared.sqlite3"
+
+
+@pytest.fixture
+def client(db_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> str:
+    response = client.post("/api/shared", json={"game": game, "seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["url"] == f"/table/{body['table']}"
+    return str(body["table"])
+
+
+# -- the scanner: what each seat may see, from the true state ------------------------------------
+
+
+class Scanner:
+    """Replays a table's stored moves to the ``seq`` a message names and checks that every card
+    in the message is one its seat may see in that true position."""
+
+    def __init__(self, db_path: Path, table: str) -> None:
+        self.db_path, self.table = db_path, table
+        self.checked = 0
+        self._game: patience.Game | None = None
+        self._visible: dict[tuple[int, int | None], tuple[set[str], bool]] = {}
+
+    def game_at(self, seq: int) -> patience.Game:
+        """The true game after the first ``seq`` stored moves (replayed forward, kept)."""
+        with Store(self.db_path) as store:
+            row = store.table(self.table)
+            events = store.events(self.table)
+        assert row is not None
+        assert len(events) >= seq
+        game = self._game
+        if game is None or len(game.move_stack) > seq:
+            game = patience.Game.create(get_rules(row.game, row.options), deal=row.deal)
+        for event in events[len(game.move_stack) : seq]:
+            assert event.move is not None
+            game.push(Move.parse(event.move))
+        self._game = game
+        return game
+
+    @staticmethod
+    def visible(game: patience.Game, seat: int | None) -> set[str]:
+        """Every card text ``seat`` (None: a spectator) may see, by the rules of the game."""
+        position = game.position()
+        seen: set[str] = set()
+        if game.name == "leopard":
+            seen.update(position["piles"]["discards"]["up"])
+            if seat is not None:
+                seen.update(position["hands"][seat])
+            for square in position["squares"]:
+                for cell in square:
+                    for layer in cell:
+                        if isinstance(layer, str):
+                            seen.add(layer)
+                        elif layer["by"] == seat:
+                            seen.add(layer["down"])
+        else:
+            for pile in position["piles"].values():
+                seen.update(pile["up"])
+        return seen
+
+    def check(self, message: dict[str, Any], seat: int | None) -> None:
+        state = message.get("state", message) if message.get("type") != "joined" else None
+        if not state or state.get("type") != "state":
+            return
+        key = (state["seq"], seat)
+        if key not in self._visible:
+            game = self.game_at(state["seq"])
+            self._visible[key] = (self.visible(game, seat), game.is_over())
+        allowed, over = self._visible[key]
+        # The last move is checked apart: everybody sees a discard or a card played face up,
+        # even when it ends a deal (and the next deal's view no longer shows it).
+        rest = {name: value for name, value in state.items() if name != "last"}
+        cards = [text for text in strings(rest) if CARD.match(text)]
+        leaked = set(cards) - allowed
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} at seq {state['seq']}: {state}"
+        if state["last"] is not None:
+            self.check_last(state["last"], state["seq"], seat)
+        if not over:
+            assert state["deal"] is None  # the deal number gives every card away
+        if state["game"] == "leopard":
+            hands = state["view"]["hands"]
+            assert all(hand is None for index, hand in enumerate(hands) if index != seat)
+        self.checked += 1
+
+    def check_last(self, last: dict[str, Any], seq: int, seat: int | None) -> None:
+        """The last move is the stored one; a Leopard jack or queen (laid face down) is named
+        only to the seat that laid it."""
+        with Store(self.db_path) as store:
+            event = store.events(self.table)[seq - 1]
+        assert event.move is not None
+        true = Move.parse(event.move).to_json()
+        assert last["seat"] == event.seat
+        hidden = str(true.get("card", ""))[:1] in ("J", "Q") and true.get("action") == "play"
+        if hidden and seat != event.seat:
+            assert last["move"] == {**true, "card": None}, last
+        else:
+            assert last["move"] == true
+
+
+def strings(data: object) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield key
+            yield from strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from strings(value)
+
+
+class Conn:
+    """A websocket with a receive that times out, every message passed through the scanner."""
+
+    def __init__(self, socket: WebSocketTestSession, scanner: Scanner) -> None:
+        self.socket, self.scanner = socket, scanner
+        self.seat: int | None = None
+        self.state: dict[str, Any] = {}
+
+    def send(self, data: object) -> None:
+        self.socket.send_text(data if isinstance(data, str) else json.dumps(data))
+
+    def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        async def get() -> Any:
+            with anyio.fail_after(timeout):
+                return await self.socket._send_rx.receive()
+
+        message = self.socket.portal.call(get)
+        assert message["type"] == "websocket.send", message
+        data: dict[str, Any] = json.loads(message["text"])
+        self.scanner.check(data, self.seat)
+        if data["type"] == "state":
+            self.state = data
+        elif data["type"] == "joined":
+            self.seat = data["seat"]
+        return data
+
+    def until(self, test: Any, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(0.05, deadline - time.monotonic()))
+            if test(message):
+                return message
+
+    def join(self, seat: int, name: str) -> str:
+        self.send({"type": "join", "seat": seat, "name": name})
+        joined = self.until(lambda m: m["type"] in ("joined", "error"))
+        assert joined["type"] == "joined", joined
+        self.until(lambda m: m["type"] == "state")
+        return str(joined["token"])
+
+    def error(self, data: object) -> dict[str, Any]:
+        self.send(data)
+        return self.until(lambda m: m["type"] == "error")
+
+
+def is_state(message: dict[str, Any]) -> bool:
+    return bool(message["type"] == "state")
+
+
+# -- creating -----------------------------------------------------------------------------------
+
+
+def test_the_catalogue_and_bad_tables(client: TestClient) -> None:
+    catalogue = client.get("/api/shared/games").json()
+    assert [game["name"] for game in catalogue["games"]] == shared_games()
+    assert {"leopard", "double-solitaire"} <= set(shared_games())
+    assert {"random", "greedy", "ismcts"} <= {bot["name"] for bot in catalogue["bots"]}
+    bad = [
+        {"game": "klondike", "seats": ["open"]},
+        {"game": "nosuch"},
+        {"game": "leopard", "seats": ["open"]},
+        {"game": "leopard", "seats": ["open", "genius"]},
+        {"game": "leopard", "seats": ["open", "greedy"], "absence": -1},
+        {"game": "leopard", "seats": ["open", "greedy"], "stand_in": "genius"},
+        {"game": "leopard", "options": {"players": 5}},
+        [1, 2],
+    ]
+    for body in bad:
+        response = client.post("/api/shared", json=body)
+        assert response.status_code == 400, body
+        assert response.json()["error"]
+    assert client.post("/api/shared", content=b"{" * (MAX_MESSAGE + 1)).status_code == 413
+    assert client.get("/api/shared/nosuch").status_code == 404
+    table = create(client, "leopard", ["open", "open", "greedy"], options={"players": 3})
+    state = client.get(f"/api/shared/{table}").json()
+    assert [seat["kind"] for seat in state["seats"]] == ["open", "open", "bot"]
+    assert state["waiting"]
+    assert state["deal"] is None
+    assert state["view"]["hands"] == [None] * 3
+    assert client.get("/tables").status_code == 200
+    assert client.get(f"/table/{table}").status_code == 200
+
+
+# -- two people play Leopard to the end -------------------------------------------------------
+
+
+def play(
+    client: TestClient, table: str, seats: dict[int, Conn], watch: Conn, rng: random.Random, n: int
+) -> None:
+    """Make up to ``n`` random moves (declaring once the deal is well on), each through the
+    seat to move; every connection must hear of each move."""
+    for _ in range(n):
+        state = seats[0].state
+        if state["outcome"]["result"] != "ongoing":
+            return
+        mover = seats[state["turn"]]
+        seq = mover.state["seq"]
+        moves = mover.state["view"]["legal_moves"]
+        assert moves
+        assert not any(c.state["view"]["legal_moves"] for c in seats.values() if c is not mover)
+        declare = {"action": "declare"}
+        move = declare if declare in moves and seq > 30 else rng.choice(moves)
+        mover.send({"type": "move", "move": move, "seq": seq})
+        for conn in (*seats.values(), watch):
+            assert conn.until(is_state)["seq"] == seq + 1
+
+
+def test_two_people_play_leopard_with_every_refusal(client: TestClient, db_path: Path) -> None:
+    table = create(client, "leopard", ["open", "open"], options={"deals": 1})
+    scanner = Scanner(db_path, table)
+    url = f"/ws/shared/{table}"
+    with contextlib.ExitStack() as stack:
+        a, b, watch = (
+            Conn(stack.enter_context(client.websocket_connect(url)), scanner) for _ in range(3)
+        )
+        for conn in (a, b, watch):
+            assert conn.receive()["seat"] is None  # everybody starts as a spectator
+        token_a = a.join(0, "Ann")
+        b.receive()
+        watch.receive()
+        # Play does not start before every seat is taken.
+        assert a.error({"type": "move", "move": "draw", "seq": 0})["status"] == 409
+        token_b = b.join(1, "Bob")
+        a.until(is_state)
+        watch.until(is_state)
+        assert b.error({"type": "join", "seat": 0, "name": "Eve"})["status"] == 409
+        assert watch.error({"type": "join", "seat": 0, "name": "Eve"})["status"] == 409
+        assert watch.error({"type": "resume", "token": "wrong"})["status"] == 403
+        assert watch.error({"type": "move", "move": "draw", "seq": 0})["status"] == 403
+        assert a.state["view"]["hands"][0]
+        assert a.state["view"]["hands"][1] is None
+        assert b.state["view"]["hands"][1]
+        assert b.state["view"]["hands"][0] is None
+        # The scanner fails on a leak: Bob's card (one Ann cannot see) put into Ann's state.
+        hidden = set(b.state["view"]["hands"][1]) - Scanner.visible(scanner.game_at(0), 0)
+        leak = json.loads(json.dumps(a.state))
+        leak["view"]["piles"]["discards"]["up"].append(sorted(hidden)[0])
+        with pytest.raises(AssertionError, match="was sent"):
+            scanner.check(leak, 0)
+
+        # Refused messages: each gets an error and changes nothing.
+        mover, other = (a, b) if a.state["turn"] == 0 else (b, a)
+        move = mover.state["view"]["legal_moves"][0]
+        assert other.error({"type": "move", "move": move, "seq": 0})["status"] == 422
+        stale = mover.error({"type": "move", "move": move, "seq": 7})
+        assert stale["status"] == 409
+        assert stale["state"]["seq"] == 0
+        assert mover.error("{oops")["status"] == 400
+        assert mover.error("[1]")["status"] == 400
+        assert mover.error("x" * (MAX_MESSAGE + 1))["status"] == 413
+        assert mover.error({"type": "move", "seq": 0})["status"] == 400
+        assert mover.error({"type": "move", "move": move})["status"] == 400
+        assert mover.error({"type": "teleport"})["status"] == 400
+        bad = {"action": "play", "card": "Kh", "square": 1, "position": 1}
+        assert mover.error({"type": "move", "move": bad, "seq": 0})["status"] == 422
+        raw_a = a.socket
+        raw_a.send_bytes(b"{}")
+        assert a.until(lambda m: m["type"] == "error")["status"] == 400
+        assert client.get(f"/api/shared/{table}").json()["seq"] == 0
+
+        rng = random.Random(5)
+        seats = {0: a, 1: b}
+        play(client, table, seats, watch, rng, 12)
+        # Bob reloads his page: a new connection and his token give him his seat back.
+        hand = b.state["view"]["hands"][1]
+        b.socket.close()
+        a.until(lambda m: is_state(m) and not m["seats"][1]["connected"])
+        watch.until(is_state)
+        again = Conn(stack.enter_context(client.websocket_connect(url)), scanner)
+        again.receive()
+        assert again.error({"type": "resume", "token": token_a + "x"})["status"] == 403
+        again.send({"type": "resume", "token": token_b})
+        assert again.until(lambda m: m["type"] == "joined")["seat"] == 1
+        assert again.until(is_state)["view"]["hands"][1] == hand
+        assert a.until(is_state)["seats"][1]["connected"]
+        watch.until(is_state)
+        seats[1] = again
+        play(client, table, seats, watch, rng, 1000)
+        final = a.state
+    assert final["outcome"]["result"] in ("won", "draw")
+    assert final["deal"] is not None  # told at the end
+    assert token_a != token_b
+    assert scanner.checked > 100
+    text = client.get(f"/api/shared/{table}/record").text
+    assert "[Players " in text
+    assert "Ann" in text
+    assert "Bob" in text
+
+
+def test_the_record_waits_for_the_end(client: TestClient) -> None:
+    table = create(client, "double-solitaire", ["open", "random"])
+    response = client.get(f"/api/shared/{table}/record")
+    assert response.status_code == 409
+    assert "every card" in response.json()["error"]
+
+
+# -- bots stand in for the absent, and give the seat back ---------------------------------------
+
+
+def test_a_bot_stands_in_for_an_absent_player_and_gives_the_seat_back(
+    client: TestClient, db_path: Path
+) -> None:
+    table = create(client, "leopard", ["open", "greedy"], absence=0.3)
+    scanner = Scanner(db_path, table)
+    url = f"/ws/shared/{table}"
+    with client.websocket_connect(url) as raw_watch:
+        watch = Conn(raw_watch, scanner)
+        watch.receive()
+        with client.websocket_connect(url) as raw_ann:
+            ann = Conn(raw_ann, scanner)
+            ann.receive()
+            token = ann.join(0, "Ann")
+            assert ann.state["turn"] == 0
+            ann.send({"type": "move", "move": ann.state["view"]["legal_moves"][0], "seq": 0})
+            # The greedy bot answers at once, off the event loop.
+            ann.until(lambda m: is_state(m) and m["turn"] == 0 and m["seq"] >= 2)
+            # Ann is still here: however long we wait, nobody plays for her.
+            time.sleep(0.5)
+            left_at = ann.state["seq"]
+            assert client.get(f"/api/shared/{table}").json()["seq"] == left_at
+        gone = time.monotonic()
+        # She leaves; after the absence, the stand-in plays her seat.
+        stood = watch.until(lambda m: is_state(m) and m["seq"] > left_at)
+        assert stood["last"]["seat"] == 0
+        assert time.monotonic() - gone >= 0.25
+        assert stood["seats"][0]["stand_in"]
+        assert not stood["seats"][0]["connected"]
+        with client.websocket_connect(url) as raw_back:
+            back = Conn(raw_back, scanner)
+            back.receive()
+            back.send({"type": "resume", "token": token})
+            assert back.until(lambda m: m["type"] == "joined")["seat"] == 0
+            # The seat is hers again: once it is her turn, it waits for her.
+            mine = back.until(lambda m: is_state(m) and m["turn"] == 0 and not m["waiting"])
+            assert not mine["seats"][0]["stand_in"]
+            time.sleep(0.6)
+            seq = client.get(f"/api/shared/{table}").json()["seq"]
+            while back.state["seq"] != seq:
+                back.until(is_state)
+            assert back.state["turn"] == 0
+            back.send({"type": "move", "move": back.state["view"]["legal_moves"][0], "seq": seq})
+            back.until(lambda m: is_state(m) and m["seq"] > seq)
+    assert scanner.checked > 5
+
+
+# -- Double Solitaire against a bot; a table survives a restart of the server -------------------
+
+
+def test_double_solitaire_against_a_bot_then_a_restart(db_path: Path) -> None:
+    with TestClient(create_app(db_path)) as client:
+        table = create(client, "double-solitaire", ["open", "random"], deal=3)
+        scanner = Scanner(db_path, table)
+        with client.websocket_connect(f"/ws/shared/{table}") as raw:
+            me = Conn(raw, scanner)
+            me.receive()
+            token = me.join(0, "Ann")
+            rng = random.Random(1)
+            played = 0
+            while played < 40 and me.state["outcome"]["result"] == "ongoing":
+                state = client.get(f"/api/shared/{table}").json()
+                while me.state["seq"] != state["seq"]:
+                    me.until(is_state)
+                if state["turn"] != 0 or state["outcome"]["result"] != "ongoing":
+                    me.until(is_state)  # the bot is thinking
+                    continue
+                moves = me.state["view"]["legal_moves"]
+                me.send({"type": "move", "move": rng.choice(moves), "seq": me.state["seq"]})
+                answer = me.until(lambda m: m["type"] in ("state", "error"))
+                assert answer["type"] == "state", answer
+                played += 1
+        seq = client.get(f"/api/shared/{table}").json()["seq"]
+        assert played >= 10
+        assert scanner.checked > played
+    # A new server on the same store: the table, its seats and the token come back.
+    with TestClient(create_app(db_path)) as client:
+        state = client.get(f"/api/shared/{table}").json()
+        assert state["seq"] >= seq
+        assert state["seats"][0]["name"] == "Ann"
+        with client.websocket_connect(f"/ws/shared/{table}") as raw:
+            me = Conn(raw, scanner)
+            me.receive()
+            me.send({"type": "resume", "token": token})
+            assert me.until(lambda m: m["type"] == "joined")["seat"] == 0
+            assert me.until(is_state)["view"]["seat"] == 0
+
+
+def test_an_unknown_table_closes_the_socket(client: TestClient) -> None:
+    with client.websocket_connect("/ws/shared/nosuch") as socket:
+        assert socket.receive_json()["status"] == 404
+
+
+# -- four players: partners ask "may I end?" and answer -----------------------------------------
+
+
+def drive(
+    client: TestClient, table: str, conns: dict[int, Conn], choose: Any, limit: int = 2000
+) -> dict[str, Any]:
+    """Play the people's seats with ``choose(view)`` while bots play the rest, to the end."""
+    for _ in range(limit):
+        state: dict[str, Any] = client.get(f"/api/shared/{table}").json()
+        for conn in conns.values():
+            while conn.state["seq"] < state["seq"]:
+                conn.until(is_state)
+        if state["outcome"]["result"] != "ongoing":
+            return state
+        mover = conns.get(state["turn"])
+        if mover is not None and mover.state["seq"] == state["seq"]:
+            move = choose(mover.state["view"])
+            mover.send({"type": "move", "move": move, "seq": state["seq"]})
+            reply = mover.until(lambda m: m["type"] in ("state", "error"))
+            assert reply["type"] == "state", reply
+        else:
+            next(iter(conns.values())).until(is_state)  # a bot is to move
+    raise AssertionError("the game did not end")
+
+
+DEAL, SEED = 4, 1
+
+
+def test_four_players_ask_and_answer(client: TestClient, db_path: Path) -> None:
+    table = create(
+        client,
+        "leopard",
+        ["open", "greedy", "open", "greedy"],
+        options={"players": 4, "deals": 2},
+        deal=DEAL,
+        seed=SEED,
+    )
+    scanner = Scanner(db_path, table)
+    greedy = patience.bots.get("greedy", seed=3)
+    asked: list[dict[str, Any]] = []
+
+    def choose(view: dict[str, Any]) -> Any:
+        moves = view["legal_moves"]
+        if {"action": "ask"} in moves:
+            return {"action": "ask"}
+        if view["phase"] == "answer":
+            asked.append(view)
+            assert sorted(m["yes"] for m in moves) == [False, True]
+            return moves[len(asked) % 2]
+        return greedy.choose(view).to_json()
+
+    url = f"/ws/shared/{table}"
+    with client.websocket_connect(url) as raw_a, client.websocket_connect(url) as raw_c:
+        a, c = Conn(raw_a, scanner), Conn(raw_c, scanner)
+        a.receive()
+        c.receive()
+        a.join(0, "Ann")
+        c.join(2, "Cy")
+        final = drive(client, table, {0: a, 2: c}, choose)
+    assert final["outcome"]["result"] in ("won", "draw")
+    assert asked, "nobody asked his partner"
+    assert all(view["asker"] == (view["seat"] + 2) % 4 for view in asked)
+    assert scanner.checked > 50
