@@ -14,7 +14,10 @@ proved for two packs. Every rule is argued in docs/solving.md ("Napoleon at St H
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Hashable, Iterable
+from functools import lru_cache
+from itertools import pairwise
 
 from ..games.napoleon import FOUNDATIONS, TABLEAU, Napoleon, NapoleonState
 from ..moves import Move
@@ -30,6 +33,12 @@ WASTE = -1
 # chain has turns 0 and its card moves in ``plays`` ((source, target) pairs), source -2.
 Step = tuple[int, int, int, tuple[tuple[int, int], ...]]
 CHAIN = -2
+# How a state's promise is weighed (docs/solving.md, Napoleon at St Helena, "Order"): a space,
+# a card on a card it does not build on in a column or in the waste, a card on a foundation.
+SPACE_WEIGHT = 10
+BREAK_WEIGHT = 2
+WASTE_WEIGHT = 3
+FOUND_WEIGHT = 4
 TURN_ONLY = -3
 
 
@@ -88,8 +97,29 @@ def _target(found: bytes, face: int) -> int:
 class NapoleonAdapter(Adapter[NapoleonNode, Step]):
     """Napoleon at St Helena (no options)."""
 
+    #: The first run, in the order of promise, is 20,000 nodes long, then restarts come after
+    #: 10,000, 20,000, ... nodes (docs/solving.md, Napoleon at St Helena, "Restarts").
+    restart_nodes: int | None = 5_000
+    first_run_nodes: int | None = 20_000
+
     def __init__(self, rules: Napoleon) -> None:
         self.rules = rules
+
+    def reorder(
+        self,
+        node: NapoleonNode,
+        canon: Hashable,
+        steps: list[tuple[Step, NapoleonNode]],
+        restart: int,
+    ) -> list[tuple[Step, NapoleonNode]]:
+        # One of the restart + 1 most promising steps, chosen by a checksum of the node's key and
+        # the run number (the same on every run and machine), goes first: the early runs stay
+        # close to the order of promise, the later ones stray further.
+        if len(steps) < 2:
+            return steps
+        key = node.path() + restart.to_bytes(4, "little")
+        pick = zlib.crc32(key) % min(len(steps), restart + 1)
+        return [steps[pick], *steps[:pick], *steps[pick + 1 :]]
 
     # -- conversion ----------------------------------------------------------------------------
 
@@ -284,7 +314,7 @@ class NapoleonAdapter(Adapter[NapoleonNode, Step]):
                 add(WASTE, turns, turned, face)
 
         freeing.sort(key=lambda entry: entry[:2])
-        return [
+        ordered = [
             *to_foundation,
             *(entry[2] for entry in freeing),
             *building,
@@ -292,6 +322,38 @@ class NapoleonAdapter(Adapter[NapoleonNode, Step]):
             *from_stock,
             *to_space,
         ]
+        scored = sorted(
+            (-_promise(child), _lateral(node, step), index)
+            for index, (step, child) in enumerate(ordered)
+        )
+        return [ordered[entry[2]] for entry in scored]
+
+
+def _lateral(node: NapoleonNode, step: Step) -> bool:
+    """True for a card moved from one copy of a card onto the other copy: the tops stay the
+    same, only which copy lies free changes (rarely what is needed)."""
+    source, target, _, _ = step
+    if source < 0 or target >= COLUMNS:
+        return False
+    col = node.cols[source]
+    onto = node.cols[target]
+    return len(col) > 1 and bool(onto) and col[-2] == onto[-1]
+
+
+@lru_cache(maxsize=1 << 16)
+def _breaks(pile: bytes) -> int:
+    """How many cards of ``pile`` lie on a card they do not build on (each must move away)."""
+    return sum(1 for below, above in pairwise(pile) if above + 1 != below or above % 13 == 12)
+
+
+def _promise(node: NapoleonNode) -> int:
+    """How promising a state looks: cards on the foundations, few cards lying on cards they do
+    not build on (in the columns and the waste), spaces."""
+    score = FOUND_WEIGHT * sum((value - 1) % 13 + 1 for value in node.found if value)
+    for col in node.cols:
+        score -= BREAK_WEIGHT * _breaks(col) if col else -SPACE_WEIGHT
+    score -= WASTE_WEIGHT * _breaks(node.order[: node.w])
+    return score
 
 
 def _name(index: int) -> str:
