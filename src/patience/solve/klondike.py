@@ -20,14 +20,13 @@ Every rule used here is argued in docs/solving.md ("Klondike"). In short:
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
 from ..games.klondike import FOUNDATIONS, TABLEAU, Klondike, KlondikeState
 from ..moves import Move
 from ..options import UNLIMITED
-from .search import Adapter
+from .search import Adapter, one_of_the_first
 
 __all__ = ["KlondikeAdapter", "KlondikeNode"]
 
@@ -176,9 +175,7 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         if len(steps) < 2:
             return steps
         state = canon if isinstance(canon, bytes) else self.canonical(node)
-        key = state + restart.to_bytes(4, "little")
-        pick = zlib.crc32(key) % min(len(steps), 3)
-        return [steps[pick], *steps[:pick], *steps[pick + 1 :]]
+        return one_of_the_first(steps, state, restart, 3)
 
     def worse(self, node: KlondikeNode) -> int:
         # With unlimited passes the count of passes changes nothing.

@@ -23,14 +23,13 @@ Own"). In short:
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Hashable, Iterable
 from itertools import product
 
 from ..cards import Card
 from ..games.leonis_own import DEALS, EXILES, FOUNDATIONS, HAND, PILES, LeonisOwn, LeonisOwnState
 from ..moves import Move
-from .search import Adapter
+from .search import Adapter, one_of_the_first
 
 __all__ = ["LeonisNode", "LeonisOwnAdapter"]
 
@@ -213,11 +212,7 @@ class LeonisOwnAdapter(Adapter[LeonisNode, Step]):
         # the run number, goes first: the early runs stay close to the order of promise, the
         # later ones stray further. Only the bytes part of the key is used: the notes are a
         # frozenset, whose order depends on string hashing.
-        if len(steps) < 2:
-            return steps
-        key = node.erased() + restart.to_bytes(4, "little")
-        pick = zlib.crc32(key) % min(len(steps), restart + 1)
-        return [steps[pick], *steps[:pick], *steps[pick + 1 :]]
+        return one_of_the_first(steps, node.erased(), restart, restart + 1)
 
     def worse(self, node: LeonisNode) -> int:
         # More redeals used never helps: the count only limits the redeal move.

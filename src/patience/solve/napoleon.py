@@ -14,14 +14,13 @@ proved for two packs. Every rule is argued in docs/solving.md ("Napoleon at St H
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Hashable, Iterable
 from functools import lru_cache
 from itertools import pairwise
 
 from ..games.napoleon import FOUNDATIONS, TABLEAU, Napoleon, NapoleonState
 from ..moves import Move
-from .search import Adapter
+from .search import Adapter, one_of_the_first
 
 __all__ = ["NapoleonAdapter", "NapoleonNode"]
 
@@ -115,11 +114,7 @@ class NapoleonAdapter(Adapter[NapoleonNode, Step]):
         # One of the restart + 1 most promising steps, chosen by a checksum of the node's key and
         # the run number (the same on every run and machine), goes first: the early runs stay
         # close to the order of promise, the later ones stray further.
-        if len(steps) < 2:
-            return steps
-        key = node.path() + restart.to_bytes(4, "little")
-        pick = zlib.crc32(key) % min(len(steps), restart + 1)
-        return [steps[pick], *steps[:pick], *steps[pick + 1 :]]
+        return one_of_the_first(steps, node.path(), restart, restart + 1)
 
     # -- conversion ----------------------------------------------------------------------------
 
