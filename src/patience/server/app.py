@@ -36,7 +36,7 @@ from urllib.parse import quote, unquote
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -45,6 +45,7 @@ from .. import record
 from ..engine import Game
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
+from .http import MAX_BODY, page_response, read_json
 from .rules import RulesBook
 from .shared import shared_routes
 from .tables import CommandError, DealPicker, Table, Tables, catalogue
@@ -55,17 +56,10 @@ __all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "WEB_DIR", "create_app"]
 COOKIE = "patience_player"
 #: The player of a browser that has not chosen a name.
 DEFAULT_PLAYER = "guest"
-#: The largest request body (or websocket message) accepted, in bytes.
-MAX_BODY = 16 * 1024
 #: The largest record file accepted for a replay, in bytes.
 MAX_RECORD = 512 * 1024
 #: The most moves a replayed record may have (every step's view goes to the page).
 MAX_REPLAY_MOVES = 5000
-#: What a page may load: only our own files, no inline scripts.
-CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-)
 
 #: A hint for a table's current position; the hook for the solver's honest hint.
 Hinter = Callable[[Game], dict[str, Any]]
@@ -163,25 +157,6 @@ def replay_steps(text: str) -> dict[str, Any]:
     }
 
 
-async def read_json(request: Request) -> Any:
-    """The request's JSON body, read up to :data:`MAX_BODY` bytes; a larger or malformed body is
-    a :class:`CommandError` (413 or 400)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise CommandError(413, f"a request body has at most {MAX_BODY} bytes")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise CommandError(413, f"a request body has at most {MAX_BODY} bytes")
-    if not body:
-        return {}
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CommandError(400, f"the request body is not JSON: {error}") from None
-
-
 class Hub:
     """The websocket connections of each table, and which seat each one holds."""
 
@@ -228,10 +203,7 @@ def create_app(
     rules_book = RulesBook(rules_dirs)
 
     async def page(request: Request) -> Response:
-        response = FileResponse(WEB_DIR / "index.html", media_type="text/html")
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return page_response("index.html")
 
     async def games(request: Request) -> Response:
         return JSONResponse(catalogue())

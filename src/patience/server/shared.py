@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -53,7 +53,7 @@ from ..engine import Game, IllegalMove
 from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
-from ..web import WEB_DIR
+from .http import MAX_BODY, page_response, read_json
 from .tables import CommandError
 
 __all__ = [
@@ -70,7 +70,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: The largest websocket message or request body accepted, in bytes (as for one-player tables).
-MAX_MESSAGE = 16 * 1024
+MAX_MESSAGE = MAX_BODY
 #: Seconds a person may be gone before a bot plays his seat.
 DEFAULT_ABSENCE = 120.0
 #: The longest absence a table may set (a day).
@@ -81,11 +81,6 @@ DEFAULT_STAND_IN = "greedy"
 BOT_RETRY = 1.0
 #: What a seat may be at creation besides a bot's name.
 OPEN_SEATS = ("open", "human")
-#: What a page may load (as for the one-player pages): only our own files.
-CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-)
 
 
 def token_hash(token: str) -> str:
@@ -662,36 +657,19 @@ async def _send(socket: WebSocket, message: dict[str, Any]) -> None:
         await socket.send_json(message)
 
 
-async def _read_body(request: Request) -> Any:
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_MESSAGE:
-            raise CommandError(413, f"a request body has at most {MAX_MESSAGE} bytes")
-    if not body:
-        return {}
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CommandError(400, f"the request body is not JSON: {error}") from None
-
-
 def shared_routes(store: Store) -> list[BaseRoute]:
     """The routes of shared tables, to add to the app's: pages ``/tables`` (create a table)
     and ``/table/ID``, the HTTP API under ``/api/shared`` and the websocket ``/ws/shared/ID``."""
     tables = SharedTables(store)
 
     async def page(request: Request) -> Response:
-        response = FileResponse(WEB_DIR / "tables.html", media_type="text/html")
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return page_response("tables.html")
 
     async def catalogue(request: Request) -> Response:
         return JSONResponse(shared_catalogue())
 
     async def create(request: Request) -> Response:
-        table = tables.create(await _read_body(request))
+        table = tables.create(await read_json(request))
         body = {"table": table.id, "url": f"/table/{table.id}", "state": tables.state(table, None)}
         return JSONResponse(body, status_code=201)
 
