@@ -54,7 +54,7 @@ from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
 from .http import MAX_BODY, page_response, read_json
-from .tables import CommandError
+from .tables import CommandError, game_entry
 
 __all__ = [
     "DEFAULT_ABSENCE",
@@ -95,30 +95,8 @@ def shared_games() -> list[str]:
 
 def shared_catalogue() -> dict[str, Any]:
     """The games of several players with their options, and the bots that can take a seat."""
-    games = []
-    for name in shared_games():
-        rules = GAMES[name]
-        games.append(
-            {
-                "name": name,
-                "title": rules.title,
-                "summary": rules.summary,
-                "players": rules().players,
-                "options": [
-                    {
-                        "name": spec.name,
-                        "kind": spec.kind,
-                        "choices": list(spec.choices),
-                        "default": spec.default,
-                        "allowed": spec.allowed(),
-                        "help": spec.help,
-                    }
-                    for spec in rules.option_specs
-                ],
-            }
-        )
     return {
-        "games": games,
+        "games": [game_entry(name) for name in shared_games()],
         "bots": [{"name": name, "summary": cls.summary} for name, cls in BOTS.items()],
         "absence": DEFAULT_ABSENCE,
         "stand_in": DEFAULT_STAND_IN,

@@ -163,32 +163,33 @@ def one_player_games() -> list[str]:
     return [name for name, rules in GAMES.items() if rules().players == 1]
 
 
+def game_entry(name: str) -> dict[str, Any]:
+    """A game's catalogue entry for the pages: name, title, summary, players and its options
+    (kind, allowed values, default, help)."""
+    rules = GAMES[name]
+    return {
+        "name": name,
+        "title": rules.title,
+        "summary": rules.summary,
+        "players": rules().players,
+        "options": [
+            {
+                "name": spec.name,
+                "kind": spec.kind,
+                "choices": list(spec.choices),
+                "default": spec.default,
+                "allowed": spec.allowed(),
+                "help": spec.help,
+            }
+            for spec in rules.option_specs
+        ],
+    }
+
+
 def catalogue() -> list[dict[str, Any]]:
     """Every one-player game with its summary and options (kind, allowed values, default) for
     the start page."""
-    entries = []
-    for name in one_player_games():
-        rules = GAMES[name]
-        entries.append(
-            {
-                "name": name,
-                "title": rules.title,
-                "summary": rules.summary,
-                "players": 1,
-                "options": [
-                    {
-                        "name": spec.name,
-                        "kind": spec.kind,
-                        "choices": list(spec.choices),
-                        "default": spec.default,
-                        "allowed": spec.allowed(),
-                        "help": spec.help,
-                    }
-                    for spec in rules.option_specs
-                ],
-            }
-        )
-    return entries
+    return [game_entry(name) for name in one_player_games()]
 
 
 class Tables:
