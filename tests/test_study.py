@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
 import random
 import warnings
 from collections.abc import Generator, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -454,3 +457,16 @@ def test_the_web_app_says_so_when_no_winnable_deal_is_found(tmp_path: Path) -> N
         assert "no deal of Napoleon" in response.text
         # Without "winnable deals only" the picker deals at random.
         assert client.post("/api/tables", json={"game": "napoleon"}).status_code == 201
+
+
+def test_a_pool_broken_between_submissions_is_reported_as_a_dead_worker() -> None:
+    executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+    try:
+        dying = executor.submit(os._exit, 1)
+        with pytest.raises(BrokenProcessPool):
+            dying.result()
+        task = runner.ChunkTask("klondike", {}, (1,), None, NODES)
+        with pytest.raises(BackendError, match="worker process died"):
+            runner._submit(executor, task)
+    finally:
+        executor.shutdown(wait=True)

@@ -18,6 +18,7 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -172,7 +173,7 @@ class LocalBackend:
             yield from _bounded(
                 tasks,
                 in_flight,
-                lambda task: executor.submit(solve_chunk, task),
+                lambda task: _submit(executor, task),
                 lambda handles: wait(handles, return_when=FIRST_COMPLETED).done,
                 _future_result,
                 _cancel_futures,
@@ -193,16 +194,24 @@ def _cancel_futures(futures: list[Future[list[DealResult]]]) -> None:
         future.cancel()
 
 
-def _future_result(future: Future[list[DealResult]]) -> list[DealResult]:
-    from concurrent.futures.process import BrokenProcessPool
+_WORKER_DIED = (
+    "a worker process died: the chunks it had were not stored; run the same command again to resume"
+)
 
+
+def _submit(executor: ProcessPoolExecutor, task: ChunkTask) -> Future[list[DealResult]]:
+    # A worker can die between two submissions: the pool then refuses new work at once.
+    try:
+        return executor.submit(solve_chunk, task)
+    except BrokenProcessPool:
+        raise BackendError(_WORKER_DIED) from None
+
+
+def _future_result(future: Future[list[DealResult]]) -> list[DealResult]:
     try:
         return future.result()
     except BrokenProcessPool:
-        raise BackendError(
-            "a worker process died: the chunks it had were not stored; run the same command "
-            "again to resume"
-        ) from None
+        raise BackendError(_WORKER_DIED) from None
 
 
 def _terminate(executor: ProcessPoolExecutor) -> None:
