@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots.match import Interval
 from ..games import get_rules
+from ..stats import Interval
 from .db import ResultRow
 
 __all__ = ["TIME_MARKS", "GroupReport", "percentile", "plot_resolved", "summarise"]
