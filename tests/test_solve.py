@@ -15,7 +15,8 @@ import patience
 from patience import record
 from patience.cli import main
 from patience.engine import Game
-from patience.solve import Solution, solve
+from patience.games import GAMES
+from patience.solve import SOLVER_VERSIONS, Solution, solve, solver_version
 from patience.solve.klondike import KlondikeAdapter
 
 SUITS = "cdhs"
@@ -474,3 +475,8 @@ def test_cli_solve_bad_input_gets_a_clear_message(arguments: list[str], message:
     assert result.exit_code != 0
     assert message in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_every_game_has_a_solver_version() -> None:
+    assert set(SOLVER_VERSIONS) == set(GAMES)
+    assert all(solver_version(name) >= 1 for name in GAMES)

@@ -22,9 +22,17 @@ def card(rank: int, suit: int) -> str:
     return RANKS[rank - 1] + SUITS[suit]
 
 
-def endgame(seed: int, left: int, **options: Any) -> Game:
+def fits_on(card: str, onto: str) -> bool:
+    """``card`` goes on ``onto`` in the tableau (one rank lower round the corner, the other
+    colour)."""
+    rank, below = RANKS.index(card[0]), RANKS.index(onto[0])
+    return (rank + 1) % 13 == below and (card[1] in "dh") != (onto[1] in "dh")
+
+
+def endgame(seed: int, left: int, built: bool = False, **options: Any) -> Game:
     """A random Canfield position with ``left`` cards off the foundations, spread over the
-    reserve, the stock, the waste and the tableau (one card a pile)."""
+    reserve, the stock, the waste and the tableau (one card a pile; with ``built``, piles of
+    up to five cards built down in alternating colours, and a reserve of at least one)."""
     rng = random.Random(seed)
     base = rng.randint(1, 13)
     heights = [13, 13, 13, 13]
@@ -40,10 +48,19 @@ def endgame(seed: int, left: int, **options: Any) -> Game:
         for place in range(heights[suit], 13)
     ]
     rng.shuffle(rest)
-    reserve_size = rng.randint(0, min(8, len(rest) - 4))
+    reserve_size = rng.randint(1 if built else 0, min(8, len(rest) - 4))
     reserve, rest = rest[:reserve_size], rest[reserve_size:]
     spaces = 0 if reserve else rng.randint(0, 2)
-    tableau, rest = rest[: 4 - spaces], rest[4 - spaces :]
+    tableau = [[card] for card in rest[: 4 - spaces]]
+    rest = rest[4 - spaces :]
+    if built:
+        for pile in tableau:
+            for _ in range(rng.randint(0, 4)):
+                fits = [c for c in rest if fits_on(c, pile[-1])]
+                if not fits:
+                    break
+                pile.append(rng.choice(fits))
+                rest.remove(pile[-1])
     waste_size = rng.randint(0, len(rest))
     waste, stock = rest[:waste_size], rest[waste_size:]
     suits = list(range(4))
@@ -57,7 +74,7 @@ def endgame(seed: int, left: int, **options: Any) -> Game:
         cards = [card((base - 1 + place) % 13 + 1, suit) for place in range(heights[suit])]
         piles[f"f{index + 1}"] = {"down": [], "up": cards}
     for index in range(4):
-        piles[f"t{index + 1}"] = {"down": [], "up": tableau[index : index + 1]}
+        piles[f"t{index + 1}"] = {"down": [], "up": tableau[index] if index < len(tableau) else []}
     data = {"version": 1, "game": "canfield", "options": options, "piles": piles, "redeals": 0}
     return Game.from_position(data)
 
@@ -205,10 +222,10 @@ def test_stuck_reserve_rule_agrees_with_the_plain_search_and_cuts(
     fired = 0
     real = CanfieldAdapter._find_stuck
 
-    def spy(self: CanfieldAdapter, node: Any) -> bool:
+    def spy(self: CanfieldAdapter, node: Any) -> int:
         nonlocal fired
         dead = real(self, node)
-        fired += dead
+        fired += dead > 0
         return dead
 
     monkeypatch.setattr(CanfieldAdapter, "_find_stuck", spy)
@@ -232,3 +249,29 @@ def test_stuck_reserve_rule_agrees_with_the_plain_search_and_cuts(
     # The rule does cut: at roots that still have moves, and inside the searches.
     assert cut_roots > 0
     assert fired > dead_roots
+
+
+def test_rule_8_agrees_with_the_plain_search_and_proves_more_than_rule_7(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Positions with built piles, where spaces come from piles moving: rule 8 (more reserve
+    cards waiting for spaces than piles that can empty) fires and never changes an answer."""
+    rules_fired: list[int] = []
+    real = CanfieldAdapter._find_stuck
+
+    def spy(self: CanfieldAdapter, node: Any) -> int:
+        rule = real(self, node)
+        rules_fired.append(rule)
+        return rule
+
+    monkeypatch.setattr(CanfieldAdapter, "_find_stuck", spy)
+    answers = set()
+    for seed in range(30):
+        game = endgame(seed, left=22, built=True, spaces="waste")
+        fast = solve(game, nodes=100_000)
+        plain = solve(game, nodes=200_000, dominance=False)
+        assert fast.result in ("won", "unwinnable"), seed
+        assert fast.result == plain.result, seed
+        answers.add(fast.result)
+    assert answers == {"won", "unwinnable"}
+    assert rules_fired.count(8) > 0

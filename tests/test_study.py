@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from patience.cli import main
 from patience.games import GAMES, get_rules
-from patience.solve import SOLVER_VERSION
+from patience.solve import solver_version
 from patience.study import Budget, DealResult, StudyDB, options_key, run_study, runner
 from patience.study.runner import (
     BackendError,
@@ -95,7 +95,7 @@ def test_a_local_run_stores_every_deal_and_the_same_command_skips_them(
         wider = run_study(db, KLONDIKE, range(1, 11), NODES, SerialBackend())
         assert (wider.skipped, wider.todo) == (8, 2)
     rows = StudyDB(tmp_path / "s.sqlite3").rows()
-    assert {row.solver for row in rows} == {SOLVER_VERSION}
+    assert {row.solver for row in rows} == {solver_version("klondike")}
     assert {(row.budget.kind, row.budget.amount) for row in rows} == {("nodes", 300)}
 
 
@@ -343,7 +343,7 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
             "klondike",
             options_key(draw1.options),
             NODES,
-            SOLVER_VERSION,
+            solver_version("klondike"),
             [
                 DealResult(5, "won", 0.1, 9, 80),
                 DealResult(3, "won", 0.1, 9, 80),
@@ -354,7 +354,7 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
             "klondike",
             options_key(KLONDIKE.options),
             NODES,
-            SOLVER_VERSION,
+            solver_version("klondike"),
             [DealResult(8, "won", 0.1, 9, 80)],
         )
     out = tmp_path / "winnable" / "klondike.json"

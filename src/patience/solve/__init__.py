@@ -41,7 +41,7 @@ from .spider import SpiderAdapter
 
 __all__ = [
     "ADAPTERS",
-    "SOLVER_VERSION",
+    "SOLVER_VERSIONS",
     "Budget",
     "Hint",
     "Solution",
@@ -50,11 +50,27 @@ __all__ = [
     "hint",
     "solve",
     "solve_state",
+    "solver_version",
 ]
 
-#: Names the solver's behaviour: bumped whenever a change can alter a result or its cost, so
-#: that studies (patience.study) keep results of different solvers apart.
-SOLVER_VERSION = 2
+#: Names each game's solver behaviour: a game's number is bumped whenever a change can alter
+#: one of its results or their cost, so that studies (patience.study) keep results of
+#: different solvers apart, and a change to one game's solver leaves the others' studies whole.
+SOLVER_VERSIONS: dict[str, int] = {
+    "klondike": 2,
+    "double-solitaire": 2,
+    "spider": 2,
+    "canfield": 3,
+    "accordion": 2,
+    "napoleon": 2,
+    "leonis-own": 2,
+    "leopard": 2,
+}
+
+
+def solver_version(game: str) -> int:
+    """The version of ``game``'s solver (:data:`SOLVER_VERSIONS`)."""
+    return SOLVER_VERSIONS[game]
 
 
 class SolverError(RuntimeError):

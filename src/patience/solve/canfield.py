@@ -104,6 +104,41 @@ Child = tuple[Step, CanfieldNode]
 Point = tuple[int, tuple[str, ...], tuple[int, ...], int, bool]
 
 
+def _closure(start: list[int], top: int, excluded: int, found: tuple[int, ...], rel: bytes) -> int:
+    """``top`` (a bit set of cards that can be a pile's top) with the cards of ``start`` and,
+    repeatedly, every card that goes on one of them added: not in ``excluded``, not of the base
+    rank (those go up at once) and not on a foundation."""
+    work = []
+    for card in start:
+        if not top >> card & 1:
+            top |= 1 << card
+            work.append(card)
+    while work:
+        onto = work.pop()
+        for card in _UNDER[onto]:
+            if (top | excluded) >> card & 1 or not rel[card] or found[card // 13] > rel[card]:
+                continue
+            top |= 1 << card
+            work.append(card)
+    return top
+
+
+def _uncovered(tab: tuple[Pile, ...], cover: list[int], height: list[int], rel: bytes) -> list[int]:
+    """The tableau cards that can be uncovered with the foundations at ``height``: those with
+    no ``cover`` (-1), and those whose cover the heights pass."""
+    return [
+        card
+        for pile in tab
+        for card in pile
+        if (over := cover[card]) < 0 or height[over // 13] > rel[over]
+    ]
+
+
+def _leaves(card: int, top: int, height: list[int], rel: bytes) -> bool:
+    """True if ``card`` can ever go up (the heights reach it) or onto a card of ``top``."""
+    return height[card // 13] > rel[card] or any(top >> onto & 1 for onto in _ONTO[card])
+
+
 class CanfieldAdapter(Adapter[CanfieldNode, Step]):
     """Canfield with every option: ``draw``, ``passes``, ``move`` and ``spaces``."""
 
@@ -120,7 +155,7 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
         self.rel = bytes(52)
         #: ``_card_at[suit * 13 + place]``: the card at that place of its suit's foundation.
         self._card_at = bytes(range(52))
-        self._dead_cache: dict[tuple[tuple[Pile, ...], tuple[int, ...], Pile], bool] = {}
+        self._dead_cache: dict[bytes, bool] = {}
 
     # -- conversion ----------------------------------------------------------------------------
 
@@ -255,99 +290,102 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
 
     def _dead(self, node: CanfieldNode) -> bool:
         """True if some reserve card can never leave the reserve, so the node is lost
-        (docs/solving.md, Canfield, rule 7). The answer depends only on the tableau, the
-        foundations and the reserve (the stock and waste hold the other cards), so it is
+        (docs/solving.md, Canfield, rules 7 and 8). The answer depends only on the tableau,
+        the foundations and the reserve (the stock and waste hold the other cards), so it is
         remembered for the positions that differ only in the stock's order."""
-        key = (node.tab, node.found, node.reserve)
+        layout = node.layout()
+        key = layout[: len(layout) - len(node.order)] + bytes(node.reserve)
         known = self._dead_cache.get(key)
         if known is None:
-            if len(self._dead_cache) >= 200_000:
+            if len(self._dead_cache) >= 1_000_000:
                 self._dead_cache.clear()
-            known = self._dead_cache[key] = self._find_stuck(node)
+            known = self._dead_cache[key] = self._find_stuck(node) > 0
         return known
 
-    def _find_stuck(self, node: CanfieldNode) -> bool:
+    def _find_stuck(self, node: CanfieldNode) -> int:
         """For each reserve card ``stuck``, with it and the cards under it frozen, an
         over-estimate of what can happen before it leaves: how far each foundation can grow,
         which cards can be a tableau pile's top. It is stuck when it can neither go up nor onto
         such a card and no pile's bottom card can ever move (the only way a space, the third
         way out of the reserve, is made)."""
         reserve, found, tab, rel = node.reserve, node.found, node.tab, self.rel
-        card_at = self._card_at
         in_tableau = 0
         for pile in tab:
             for card in pile:
                 in_tableau |= 1 << card
         # With whole piles moving, a tableau card is uncovered only by the cards above it
-        # going up: ``need[card]``, for each suit, the height its foundation must reach first.
-        need: dict[int, tuple[int, int, int, int]] = {}
+        # going up, the one just above it last: ``cover[card]`` is that card (-1: none, or
+        # with single cards moving, where every tableau card can be uncovered).
+        cover = [-1] * 52
         if not self.move_top:
             for pile in tab:
-                above = [0, 0, 0, 0]
-                for card in reversed(pile):
-                    need[card] = (above[0], above[1], above[2], above[3])
-                    suit = card // 13
-                    above[suit] = max(above[suit], rel[card] + 1)
+                for index in range(len(pile) - 1):
+                    cover[pile[index]] = pile[index + 1]
+        tops_now = [pile[-1] for pile in tab if pile]
+        # The heights and tops of the card below, kept while freezing the next card cannot
+        # change them: its foundation never got past it, and it was not among the tops.
+        height: list[int] | None = None
+        top = -1
         frozen = 0
-        for stuck in reserve:
+        for index, stuck in enumerate(reserve):
             frozen |= 1 << stuck
-            # Fixpoint of the heights the foundations can reach while ``stuck`` stays put.
-            height = list(found)
-            changed = True
-            while changed:
-                changed = False
-                for suit in range(4):
-                    while height[suit] < 13:
-                        card = card_at[suit * 13 + height[suit]]
-                        if frozen >> card & 1:
-                            break
-                        wait = need.get(card)
-                        if wait is not None and (
-                            height[0] < wait[0]
-                            or height[1] < wait[1]
-                            or height[2] < wait[2]
-                            or height[3] < wait[3]
-                        ):
-                            break
-                        height[suit] += 1
-                        changed = True
+            if height is not None and height[stuck // 13] > rel[stuck]:
+                height = None
+            if top >= 0 and top >> stuck & 1:
+                top = -1
+            if found[stuck // 13] == rel[stuck] or any(_FITS[stuck * 52 + t] for t in tops_now):
+                continue  # it can go up or onto a pile now (the tests below say so too)
+            if height is None:
+                height = self._heights(found, cover, frozen)
+                top = -1
             if rel[stuck] <= height[stuck // 13]:
                 continue  # it could go up
-            if any(height[pile[0] // 13] > rel[pile[0]] for pile in tab):
-                continue  # a bottom card could go up, making a space
-            # The cards that can ever be a pile's top: those that can be uncovered, and what
-            # builds on them from the stock, the waste and the reserve above ``stuck`` (not
-            # from a foundation; a base-rank card never stays in play).
-            work = [
-                card
-                for pile in tab
-                for card in pile
-                if (wait := need.get(card)) is None
-                or (
-                    height[0] >= wait[0]
-                    and height[1] >= wait[1]
-                    and height[2] >= wait[2]
-                    and height[3] >= wait[3]
+            if top < 0:
+                # The cards that can ever be a pile's top: those that can be uncovered, and
+                # what builds on them from the stock, the waste and the reserve above
+                # ``stuck`` (not from a foundation; a base-rank card never stays in play).
+                top = _closure(
+                    _uncovered(tab, cover, height, rel), 0, in_tableau | frozen, found, rel
                 )
-            ]
-            top = 0
-            for card in work:
-                top |= 1 << card
-            while work:
-                onto = work.pop()
-                for card in _UNDER[onto]:
-                    if (top | in_tableau | frozen) >> card & 1 or not rel[card]:
-                        continue
-                    if found[card // 13] > rel[card]:
-                        continue
-                    top |= 1 << card
-                    work.append(card)
             if any(top >> onto & 1 for onto in _ONTO[stuck]):
                 continue  # it could go onto a pile
-            if any(top >> onto & 1 for pile in tab for onto in _ONTO[pile[0]]):
-                continue  # a pile could move, making a space
-            return True
-        return False
+            if not any(_leaves(pile[0], top, height, rel) for pile in tab):
+                return 7  # no pile can ever empty, so no space comes for it
+            # Rule 8: every space that comes while ``stuck`` waits takes the reserve's top
+            # card; a reserve card above it that can leave no other way takes one, and a
+            # card that filled a space and leaves again makes at most one more. The cards
+            # above can be tops once they fill spaces.
+            above = [card for card in reserve[index + 1 :] if rel[card]]
+            wider = _closure(above, top, in_tableau | frozen, found, rel)
+            if any(wider >> onto & 1 for onto in _ONTO[stuck]):
+                continue
+            emptied = sum(1 for pile in tab if _leaves(pile[0], wider, height, rel))
+            waiting = sum(1 for card in above if not _leaves(card, wider, height, rel))
+            if emptied <= waiting:
+                return 8
+        return 0
+
+    def _heights(self, found: tuple[int, ...], cover: list[int], frozen: int) -> list[int]:
+        """The fixpoint of the heights the foundations can reach with the ``frozen`` cards
+        (a bit set) staying put and each tableau card waiting for its ``cover`` (the card just
+        above it) to go up. One pack: a foundation passes a card's place only by taking that
+        card, so the cover is up exactly when its foundation's height passes its place."""
+        card_at, rel = self._card_at, self.rel
+        height = list(found)
+        changed = True
+        while changed:
+            changed = False
+            for suit in range(4):
+                while height[suit] < 13:
+                    card = card_at[suit * 13 + height[suit]]
+                    if frozen >> card & 1:
+                        break
+                    over = cover[card]
+                    if over >= 0 and height[over // 13] <= rel[over]:
+                        break
+                    height[suit] += 1
+                    changed = True
+        return height
 
     def steps(self, node: CanfieldNode, dominance: bool) -> list[Child]:
         tab, found, rel, reserve = node.tab, node.found, self.rel, node.reserve

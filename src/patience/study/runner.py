@@ -26,8 +26,8 @@ from typing import Any, Protocol
 from ..engine import Game, Rules
 from ..games import get_rules
 from ..options import OptionValue
-from ..solve import SOLVER_VERSION, solve
 from ..solve import Budget as SearchBudget
+from ..solve import solve, solver_version
 from .db import Budget, DealResult, StudyDB, options_key
 
 __all__ = [
@@ -415,7 +415,7 @@ def run_study(
         raise ValueError(f"{rules.name} is not a one-player game: the solver plays patience only")
     options = options_key(rules.options)
     wanted = list(dict.fromkeys(deals))
-    done = db.done_deals(rules.name, options, budget, SOLVER_VERSION, wanted)
+    done = db.done_deals(rules.name, options, budget, solver_version(rules.name), wanted)
     todo = [deal for deal in wanted if deal not in done]
     summary = RunSummary(skipped=len(wanted) - len(todo), todo=len(todo))
     if on_start is not None:
@@ -434,7 +434,7 @@ def run_study(
     )
     with closing(backend.run(tasks, in_flight=2 * workers)) as finished:
         for _task, results in finished:
-            db.write_chunk(rules.name, options, budget, SOLVER_VERSION, results)
+            db.write_chunk(rules.name, options, budget, solver_version(rules.name), results)
             summary.add(results)
             if on_chunk is not None:
                 on_chunk(summary, results)

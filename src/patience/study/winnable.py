@@ -25,7 +25,7 @@ from typing import Any
 from ..deals import random_deal
 from ..engine import Game, Rules
 from ..options import OptionValue
-from ..solve import SOLVER_VERSION, solve
+from ..solve import solve, solver_version
 from .db import options_key
 
 __all__ = [
@@ -85,7 +85,7 @@ def write_list(
     lists.append(
         {
             "options": dict(options),
-            "solver": SOLVER_VERSION,
+            "solver": solver_version(game),
             "studied": studied,
             "deals": sorted(set(deals)),
         }
