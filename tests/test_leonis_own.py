@@ -258,6 +258,17 @@ def test_view_shows_the_top_card_of_squared_piles_all_of_pile_13_and_hides_exile
     assert view["piles"]["f3"]["up"][-1] == "4h"
 
 
+def test_view_keeps_the_standstill_notes_to_itself() -> None:
+    # A note names every card of piles 1-12, the squared ones' hidden cards too.
+    game = load({"t1": "5h 9h"}, found={"h": (4, 1)}, notes=("6h|5h9h///////////",))
+    view = game.view()
+    assert "notes" not in view
+    assert view["notes_made"] == 1
+    assert view["piles"]["t1"]["up"] == [None, "9h"]
+    assert "5h" not in json.dumps({key: value for key, value in view.items() if key != "piles"})
+    assert game.position()["notes"] == ["6h|5h9h///////////"]
+
+
 # -- reversals ---------------------------------------------------------------------------------
 
 

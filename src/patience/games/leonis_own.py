@@ -644,6 +644,14 @@ class LeonisOwn(Rules[LeonisOwnState]):
             }
         return piles
 
+    def view_json(self, state: LeonisOwnState, seat: int) -> JSON:
+        """The default view without the standstill notes, which name the cards under the
+        squared piles (ruling 2): only how many notes this deal has made is shown."""
+        data = super().view_json(state, seat)
+        data.pop("notes", None)
+        data["notes_made"] = len(state.notes)
+        return data
+
     def extra_json(self, state: LeonisOwnState) -> JSON:
         return {
             "redeals": state.redeals,

@@ -307,7 +307,8 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
         over-estimate of what can happen before it leaves: how far each foundation can grow,
         which cards can be a tableau pile's top. It is stuck when it can neither go up nor onto
         such a card and no pile's bottom card can ever move (the only way a space, the third
-        way out of the reserve, is made)."""
+        way out of the reserve, is made: rule 7), or when fewer piles can empty than cards
+        above it wait for a space (rule 8). Returns the rule that proves the node lost, or 0."""
         reserve, found, tab, rel = node.reserve, node.found, node.tab, self.rel
         in_tableau = 0
         for pile in tab:
