@@ -21,7 +21,7 @@ import patience
 import patience.bots
 from patience.games import get_rules
 from patience.moves import Move
-from patience.server import create_app
+from patience.server import create_app, shared
 from patience.server.shared import MAX_MESSAGE, shared_games
 from patience.store import Store
 
@@ -508,3 +508,29 @@ def test_four_players_ask_and_answer(client: TestClient, db_path: Path) -> None:
     assert asked, "nobody asked his partner"
     assert all(view["asker"] == (view["seat"] + 2) % 4 for view in asked)
     assert scanner.checked > 50
+
+
+# -- memory holds only the tables in use -----------------------------------------------------------
+
+
+def test_idle_tables_leave_memory_and_come_back_from_the_store(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared, "MAX_TABLES_IN_MEMORY", 3)
+
+    async def scenario() -> None:
+        with Store(db_path) as store:
+            tables = shared.SharedTables(store)
+            created = [
+                tables.create({"game": "double-solitaire", "seats": ["open", "random"], "deal": n})
+                for n in range(1, 8)
+            ]
+            # Nobody joined any of them: memory never held more than the limit.
+            assert len(tables._tables) <= 3
+            for table in created:
+                again = tables.get(table.id)
+                assert again.game.deal == table.game.deal
+                assert tables.state(again, None) == tables.state(table, None)
+            assert len(tables._tables) <= 3
+
+    anyio.run(scenario)

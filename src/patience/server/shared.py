@@ -79,6 +79,9 @@ MAX_ABSENCE = 24 * 3600.0
 DEFAULT_STAND_IN = "greedy"
 #: Seconds before a bot whose move failed is asked again.
 BOT_RETRY = 1.0
+#: Tables held in memory before the idle ones (nobody connected, no bot moving) are forgotten
+#: when another is created or rebuilt; the store keeps them all.
+MAX_TABLES_IN_MEMORY = 1000
 #: What a seat may be at creation besides a bot's name.
 OPEN_SEATS = ("open", "human")
 
@@ -299,9 +302,16 @@ class SharedTables:
             0,
             seed="" if seed is None else str(seed),
         )
+        self._make_room()
         self._tables[table_id] = table
         self.kick(table)
         return table
+
+    def _make_room(self) -> None:
+        """Forget idle tables (created but never joined, say) once memory holds too many."""
+        if len(self._tables) >= MAX_TABLES_IN_MEMORY:
+            for table in list(self._tables.values()):
+                self._forget_if_idle(table)
 
     def get(self, table_id: str) -> SharedTable:
         """The shared table ``table_id``, from memory or rebuilt from the store (404 if none)."""
@@ -343,6 +353,7 @@ class SharedTables:
             last=last,
             seed=str(settings.get("seed", "")),
         )
+        self._make_room()
         self._tables[table_id] = table
         self.kick(table)
         return table
@@ -556,8 +567,14 @@ class SharedTables:
         self._forget_if_idle(table)
 
     def _forget_if_idle(self, table: SharedTable) -> None:
-        # A finished table nobody watches leaves memory; the store keeps it (and its record).
-        if table.game.is_over() and not table.connections() and table.bot_task is None:
+        # A table nobody is connected to and no bot is moving at leaves memory: the store keeps
+        # every move and :meth:`get` rebuilds it when somebody comes (a person absent then
+        # gets the whole absence time again, as after a restart). So memory holds only the
+        # tables in use, however many are created.
+        if not table.connections() and table.bot_task is None:
+            if table.timer is not None:
+                table.timer.cancel()
+                table.timer = None
             self._tables.pop(table.id, None)
 
     # -- bots ---------------------------------------------------------------------------------
@@ -609,8 +626,10 @@ class SharedTables:
             if failed:  # try again later, not in a tight loop
                 loop = asyncio.get_running_loop()
                 table.timer = loop.call_later(BOT_RETRY, self.kick, table)
-            elif not table.game.is_over():
-                self.kick(table)
+            else:
+                if not table.game.is_over():
+                    self.kick(table)
+                self._forget_if_idle(table)
 
     # -- records ------------------------------------------------------------------------------
 
