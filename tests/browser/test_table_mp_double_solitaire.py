@@ -1,0 +1,117 @@
+"""End to end in chromium: a person plays Double Solitaire against a bot at a shared table, by
+clicks (a card, then the pile it goes to; the action buttons), and the page never holds a card
+the person may not see."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import patience
+from patience.games import get_rules
+from patience.moves import Move
+from patience.store import Store
+
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+FACTS = '[data-testid="facts"]'
+
+
+def true_game(db: Path, table: str, seq: int | None = None) -> patience.Game:
+    """The table's game as the server holds it (after ``seq`` moves), replayed from the store."""
+    with Store(db) as store:
+        row = store.table(table)
+        assert row is not None
+        game = patience.Game.create(get_rules(row.game, row.options), deal=row.deal)
+        for event in store.events(table)[:seq]:
+            assert event.move is not None
+            game.push(Move.parse(event.move))
+    return game
+
+
+def card_strings(data: object) -> list[str]:
+    if isinstance(data, str):
+        return [data] if CARD.match(data) else []
+    if isinstance(data, dict):
+        return [card for value in data.values() for card in card_strings(value)]
+    if isinstance(data, list):
+        return [card for value in data for card in card_strings(value)]
+    return []
+
+
+def visible_to(game: patience.Game) -> set[str]:
+    """The face-up cards of the true position (both players see every face-up card)."""
+    return {card for pile in game.position()["piles"].values() for card in pile["up"]}
+
+
+def play_one(page: Any, game: patience.Game) -> None:
+    """One move of seat 0 through the page: a one-card move by clicking the card and then its
+    target pile, else the first action button."""
+    moves = [move for move in game.legal_moves() if move.source and move.count == 1]
+    if moves:
+        move = moves[0]
+        page.locator(f'.card.movable[data-pile="{move.source}"]').last.click()
+        page.locator(f'[data-pile="{move.target}"]').last.click()
+        return
+    page.locator("button[data-action]").first.click()
+
+
+def test_a_person_plays_double_solitaire_against_a_bot(
+    browser: Any, server_url: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "browser.sqlite3"
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    errors: list[str] = []
+    frames: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "websocket",
+        lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))),
+    )
+    page.goto(server_url + "/tables")
+    page.select_option("#mp-game", "double-solitaire")
+    page.select_option("#mp-seat-1", "random")
+    page.click("form.mp-create button[type=submit]")
+    page.wait_for_url(re.compile(r"/table/"))
+    table = page.url.rsplit("/", 1)[1]
+    page.fill("#mp-name", "Ann")
+    page.click('button[data-join="0"]')
+    page.wait_for_function("document.querySelectorAll('[data-join]').length === 0")
+
+    mine = 0
+    while mine < 12:
+        # Our turn, or nobody's (the game is over); not while the bot is to play.
+        page.wait_for_function(
+            "() => { const text = document.querySelector('[data-testid=\"facts\"]')"
+            ".textContent; return text.includes('Your turn.') || !text.includes('to play.'); }"
+        )
+        if "Your turn." not in (page.text_content(FACTS) or ""):
+            break  # the game is over
+        seq = int(page.get_attribute(FACTS, "data-seq") or 0)
+        game = true_game(db, table, seq)
+        assert game.current_player() == 0
+        play_one(page, game)
+        page.wait_for_function(
+            "(seq) => Number(document.querySelector('[data-testid=\"facts\"]').dataset.seq) > seq",
+            arg=seq,
+        )
+        mine += 1
+        # The page shows only face-up cards, as the true position has them.
+        shown = {card.get_attribute("data-card") for card in page.locator(".card[data-card]").all()}
+        now = true_game(db, table)
+        assert shown <= visible_to(now)
+    assert mine >= 5
+    assert len(true_game(db, table).move_stack) > mine  # the bot played too
+    checked = 0
+    for frame in frames:
+        message = json.loads(frame)
+        state = message.get("state", message)
+        if state.get("type") != "state":
+            continue
+        game = true_game(db, table, state["seq"])
+        assert set(card_strings(state)) <= visible_to(game), state["seq"]
+        checked += 1
+    assert checked > mine
+    assert not errors
+    page.close()
