@@ -9,28 +9,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from shared_tables import card_strings, true_game
+
 import patience
-from patience.games import get_rules
-from patience.moves import Move
-from patience.store import Store
 
 HAND = "svg.mp-hand .card[data-card]"
 RANK_NAMES = dict(
     zip("A23456789TJQK", ["ace", *map(str, range(2, 11)), "jack", "queen", "king"], strict=True)
 )
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-
-
-def true_game(db: Path, table: str, seq: int | None = None) -> patience.Game:
-    """The table's game as the server holds it (after ``seq`` moves), replayed from the store."""
-    with Store(db) as store:
-        row = store.table(table)
-        assert row is not None
-        game = patience.Game.create(get_rules(row.game, row.options), deal=row.deal)
-        for event in store.events(table)[:seq]:
-            assert event.move is not None
-            game.push(Move.parse(event.move))
-    return game
 
 
 def seen_by(game: patience.Game, seat: int | None) -> set[str]:
@@ -48,19 +35,6 @@ def seen_by(game: patience.Game, seat: int | None) -> set[str]:
                 elif layer["by"] == seat:
                     seen.add(layer["down"])
     return seen
-
-
-CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
-
-
-def card_strings(data: object) -> list[str]:
-    if isinstance(data, str):
-        return [data] if CARD.match(data) else []
-    if isinstance(data, dict):
-        return [card for value in data.values() for card in card_strings(value)]
-    if isinstance(data, list):
-        return [card for value in data for card in card_strings(value)]
-    return []
 
 
 def check_frames(frames: list[str], db: Path, table: str) -> int:

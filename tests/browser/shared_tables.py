@@ -1,0 +1,37 @@
+"""Helpers of the shared-table browser tests: the true game a table holds, and the card names in
+a message."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import patience
+from patience.games import get_rules
+from patience.moves import Move
+from patience.store import Store
+
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+
+def true_game(db: Path, table: str, seq: int | None = None) -> patience.Game:
+    """The table's game as the server holds it (after ``seq`` moves), replayed from the store."""
+    with Store(db) as store:
+        row = store.table(table)
+        assert row is not None
+        game = patience.Game.create(get_rules(row.game, row.options), deal=row.deal)
+        for event in store.events(table)[:seq]:
+            assert event.move is not None
+            game.push(Move.parse(event.move))
+    return game
+
+
+def card_strings(data: object) -> list[str]:
+    """Every card name (``Th``) among the strings of a JSON value."""
+    if isinstance(data, str):
+        return [data] if CARD.match(data) else []
+    if isinstance(data, dict):
+        return [card for value in data.values() for card in card_strings(value)]
+    if isinstance(data, list):
+        return [card for value in data for card in card_strings(value)]
+    return []
