@@ -16,7 +16,7 @@ from patience import record
 from patience.cli import main
 from patience.engine import Game
 from patience.games import GAMES
-from patience.solve import SOLVER_VERSIONS, Solution, solve, solver_version
+from patience.solve import SOLVER_VERSIONS, Solution, search, solve, solver_version
 from patience.solve.klondike import KlondikeAdapter
 
 SUITS = "cdhs"
@@ -116,6 +116,21 @@ def test_node_budget_is_reproducible_and_unknown_when_it_runs_out() -> None:
     assert short.result == "unknown"
     assert short.nodes == 50
     assert "node budget" in short.why
+
+
+def test_a_cpu_time_budget_reads_the_process_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process clock that runs a second a call, and a wall clock that stands still: only the
+    # CPU-time budget can run out, at the first look at the clock.
+    ticks = iter(range(1_000_000))
+    monkeypatch.setattr(search.time, "process_time", lambda: float(next(ticks)))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: 0.0)
+    game = patience.new("klondike", deal=1, draw=3)
+    timed = solve(game, seconds=0.5, cpu_time=True)
+    assert (timed.result, timed.nodes) == ("unknown", search.CLOCK_EVERY)
+    assert "time budget" in timed.why
+    assert timed.seconds >= 1.0
+    walled = solve(game, seconds=0.5, nodes=2 * search.CLOCK_EVERY)
+    assert walled.nodes == 2 * search.CLOCK_EVERY
 
 
 def test_memory_bound_gives_unknown() -> None:

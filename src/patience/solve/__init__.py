@@ -168,6 +168,7 @@ def solve(
     seconds: float | None = None,
     nodes: int | None = None,
     max_states: int = Budget.max_states,
+    cpu_time: bool = False,
     generic: bool = False,
     dominance: bool = True,
     table: bool = True,
@@ -175,9 +176,10 @@ def solve(
     """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
 
     ``seconds`` and ``nodes`` bound the search (a node budget is reproducible); ``max_states``
-    bounds the table of seen states. ``generic`` forces the generic adapter; ``dominance`` and
-    ``table`` switch pruning off (for tests). Every ``won`` has been replayed through a copy of
-    the game before it is returned.
+    bounds the table of seen states; with ``cpu_time`` the seconds are this process's CPU
+    time, not the wall clock's (the answer's ``seconds`` too). ``generic`` forces the generic
+    adapter; ``dominance`` and ``table`` switch pruning off (for tests). Every ``won`` has been
+    replayed through a copy of the game before it is returned.
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
@@ -186,7 +188,7 @@ def solve(
     found: SearchResult = depth_first(
         bound.adapter,
         bound.node(game.state),
-        Budget(seconds=seconds, nodes=nodes, max_states=max_states),
+        Budget(seconds=seconds, nodes=nodes, max_states=max_states, cpu_time=cpu_time),
         history,
         dominance=dominance,
         table=table,

@@ -61,6 +61,9 @@ class Budget:
     seconds: float | None = None
     nodes: int | None = None
     max_states: int = 3_000_000
+    #: Count ``seconds`` in CPU time of this process instead of wall-clock time: a busy
+    #: machine then gives each search the same work (benchmarks and studies on shared cores).
+    cpu_time: bool = False
 
 
 @dataclass
@@ -179,7 +182,8 @@ def depth_first(
     """Search from ``root`` for a win. ``history`` holds the nodes of positions the game has
     already been in (they may not be recreated). ``dominance`` and ``table`` switch the pruning
     off, for tests that compare against the plain search."""
-    started = time.perf_counter()
+    clock = time.process_time if budget.cpu_time else time.perf_counter
+    started = clock()
     deadline = None if budget.seconds is None else started + budget.seconds
     seen: dict[Hashable, int] = {}
     on_path: dict[Hashable, int] = {}
@@ -201,7 +205,7 @@ def depth_first(
         enter(adapter.path_key(past), adapter.layout_key(past))
 
     def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
-        return SearchResult(kind, moves or [], nodes, time.perf_counter() - started, why)
+        return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
     nodes = 0
     if adapter.won(root):
@@ -276,7 +280,7 @@ def depth_first(
             if budget.nodes is not None and nodes >= budget.nodes:
                 return result("unknown", "the node budget ran out")
             nodes += 1
-            if deadline is not None and nodes % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+            if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
                 return result("unknown", "the time budget ran out")
             if next_restart is not None and run_nodes is not None and nodes >= next_restart:
                 # Start again in another order. The states still on the stack are not proved
