@@ -7,6 +7,7 @@ import math
 import multiprocessing
 import os
 import random
+import sqlite3
 import warnings
 from collections.abc import Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -236,6 +237,40 @@ def test_study_run_command_runs_and_resumes(tmp_path: Path) -> None:
     }
 
 
+def test_a_cpu_seconds_study_is_a_study_of_its_own(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    args = ["study", "run", "klondike", "--range", "2-3", "--budget", "5", "--jobs", "1"]
+    first = invoke(*args, "--cpu", "--db", db)
+    assert first.exit_code == 0, first.output
+    assert "5 CPU s a deal" in first.output
+    assert {row.budget for row in StudyDB(db).rows()} == {Budget("cpu-seconds", 5)}
+    assert "2 already stored" in invoke(*args, "--cpu", "--db", db).output
+    report = json.loads(invoke("study", "report", "--db", db, "--json").output)
+    assert report[0]["budgets"] == ["5 CPU s"]
+
+
+def test_a_file_from_before_cpu_budgets_takes_them_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE results (game TEXT NOT NULL, options TEXT NOT NULL, deal INTEGER NOT NULL,"
+        " budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'nodes')),"
+        " budget REAL NOT NULL, solver INTEGER NOT NULL, result TEXT NOT NULL, seconds REAL NOT"
+        " NULL, nodes INTEGER NOT NULL, length INTEGER NOT NULL, solved_at REAL NOT NULL,"
+        " PRIMARY KEY (game, options, deal, budget_kind, budget, solver));"
+        "INSERT INTO results VALUES ('klondike', '{}', 7, 'seconds', 10, 2, 'won', 0.5, 40, 120,"
+        " 0);"
+    )
+    old.commit()
+    old.close()
+    with StudyDB(path) as db:
+        assert [(row.deal, row.budget) for row in db.rows()] == [(7, Budget("seconds", 10))]
+        db.write_chunk(
+            "klondike", "{}", Budget("cpu-seconds", 10), 2, [DealResult(8, "won", 1, 9, 99)]
+        )
+        assert len(db.rows()) == 2
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -246,6 +281,7 @@ def test_study_run_command_runs_and_resumes(tmp_path: Path) -> None:
         (["klondike", "--range", "1-2", "--address", "tcp://x:1"], "--address is for"),
         (["klondike", "--range", "1-2", "-o", "draw=2"], "draw"),
         (["klondike", "--range", "1-2", "--backend", "slurm"], "slurm"),
+        (["klondike", "--range", "1-2", "--nodes", "5", "--cpu"], "does not go with --nodes"),
     ],
 )
 def test_study_run_refuses_bad_input_clearly(tmp_path: Path, args: list[str], message: str) -> None:

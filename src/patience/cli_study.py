@@ -135,6 +135,12 @@ def study_group() -> None:
     help="Nodes per deal: reproducible results on every machine and backend.",
 )
 @click.option(
+    "--cpu",
+    is_flag=True,
+    help="Count --budget in CPU seconds of the worker: each deal gets the same work however "
+    "busy the machine is (a study of its own, apart from wall-clock budgets).",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
@@ -174,6 +180,7 @@ def run_command(
     deals: range,
     seconds: float | None,
     nodes: int | None,
+    cpu: bool,
     jobs: int | None,
     db_path: Path | None,
     backend: str,
@@ -190,7 +197,12 @@ def run_command(
     rules = _rules(game_name, options)
     if seconds is not None and nodes is not None:
         raise click.UsageError("give at most one of --budget and --nodes")
-    budget = Budget("nodes", nodes) if nodes is not None else Budget("seconds", seconds or 10.0)
+    if cpu and nodes is not None:
+        raise click.UsageError("--cpu counts --budget in CPU seconds; it does not go with --nodes")
+    if nodes is not None:
+        budget = Budget("nodes", nodes)
+    else:
+        budget = Budget("cpu-seconds" if cpu else "seconds", seconds or DEFAULT_SECONDS)
     if backend == "local" and address is not None:
         raise click.UsageError("--address is for --backend dask or ray")
     db = _open_db(db_path)

@@ -31,15 +31,16 @@ __all__ = [
 #: A solver's three answers.
 RESULTS = ("won", "unwinnable", "unknown")
 
-#: What a budget counts: wall-clock seconds per deal, or nodes (reproducible).
-BUDGET_KINDS = ("seconds", "nodes")
+#: What a budget counts: wall-clock seconds per deal, CPU seconds of the worker per deal (the
+#: same work for each deal however busy the machine), or nodes (reproducible).
+BUDGET_KINDS = ("seconds", "cpu-seconds", "nodes")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     game TEXT NOT NULL,
     options TEXT NOT NULL,
     deal INTEGER NOT NULL,
-    budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'nodes')),
+    budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'cpu-seconds', 'nodes')),
     budget REAL NOT NULL,
     solver INTEGER NOT NULL,
     result TEXT NOT NULL CHECK (result IN ('won', 'unwinnable', 'unknown')),
@@ -74,9 +75,11 @@ class Budget:
             raise ValueError(f"a budget is a positive number of seconds or nodes, not {self}")
 
     def text(self) -> str:
-        """``10 s`` or ``200000 nodes``."""
+        """``10 s``, ``10 CPU s`` or ``200000 nodes``."""
         if self.kind == "seconds":
             return f"{self.amount:g} s"
+        if self.kind == "cpu-seconds":
+            return f"{self.amount:g} CPU s"
         return f"{int(self.amount)} nodes"
 
 
@@ -118,8 +121,23 @@ class StudyDB:
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=NORMAL")
             self.connection.executescript(_SCHEMA)
+            self._allow_cpu_seconds()
         except (OSError, sqlite3.Error) as error:
             raise StudyDBError(f"cannot open the study database {path}: {error}") from None
+
+    def _allow_cpu_seconds(self) -> None:
+        """Files made before budgets in CPU seconds refuse that kind in their check: copy their
+        rows into a table made with today's check (SQLite cannot change a check in place)."""
+        row = self.connection.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'results'"
+        ).fetchone()
+        if row is None or "cpu-seconds" in row[0]:
+            return
+        with self.connection:
+            self.connection.execute("ALTER TABLE results RENAME TO results_before_cpu")
+            self.connection.executescript(_SCHEMA)
+            self.connection.execute("INSERT INTO results SELECT * FROM results_before_cpu")
+            self.connection.execute("DROP TABLE results_before_cpu")
 
     def close(self) -> None:
         """Close the file."""

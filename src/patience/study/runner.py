@@ -65,6 +65,8 @@ class ChunkTask:
     seconds: float | None
     nodes: int | None
     max_states: int = SearchBudget.max_states
+    #: ``seconds`` are CPU seconds of the worker, not wall-clock seconds.
+    cpu_time: bool = False
 
 
 def solve_chunk(task: ChunkTask) -> list[DealResult]:
@@ -77,6 +79,7 @@ def solve_chunk(task: ChunkTask) -> list[DealResult]:
             seconds=task.seconds,
             nodes=task.nodes,
             max_states=task.max_states,
+            cpu_time=task.cpu_time,
         )
         results.append(
             DealResult(deal, solution.result, solution.seconds, solution.nodes, len(solution.moves))
@@ -424,11 +427,17 @@ def run_study(
         return summary
     workers = backend.workers
     size = chunk or chunk_size_for(len(todo), workers)
-    seconds = budget.amount if budget.kind == "seconds" else None
+    seconds = budget.amount if budget.kind in ("seconds", "cpu-seconds") else None
     nodes = int(budget.amount) if budget.kind == "nodes" else None
     tasks = (
         ChunkTask(
-            rules.name, dict(rules.options), tuple(todo[i : i + size]), seconds, nodes, max_states
+            rules.name,
+            dict(rules.options),
+            tuple(todo[i : i + size]),
+            seconds,
+            nodes,
+            max_states,
+            cpu_time=budget.kind == "cpu-seconds",
         )
         for i in range(0, len(todo), size)
     )
