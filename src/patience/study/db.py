@@ -133,11 +133,17 @@ class StudyDB:
         ).fetchone()
         if row is None or "cpu-seconds" in row[0]:
             return
-        with self.connection:
+        # One transaction (DDL too): a crash half-way leaves the file as it was.
+        self.connection.execute("BEGIN IMMEDIATE")
+        try:
             self.connection.execute("ALTER TABLE results RENAME TO results_before_cpu")
-            self.connection.executescript(_SCHEMA)
+            self.connection.execute(_SCHEMA)
             self.connection.execute("INSERT INTO results SELECT * FROM results_before_cpu")
             self.connection.execute("DROP TABLE results_before_cpu")
+        except BaseException:
+            self.connection.rollback()
+            raise
+        self.connection.commit()
 
     def close(self) -> None:
         """Close the file."""
