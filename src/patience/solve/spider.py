@@ -10,6 +10,7 @@ Every rule is argued in docs/solving.md ("Spider"). In short:
 * Nothing is pruned but moves that lead to the same key. Rules such as "move only whole runs"
   are unsound with Spider's grouping rule (a part of a run may be what must move), so every
   group move is listed; the order puts building in suit and turning up cards first.
+* Restarts change only the order, while the stock holds cards; proved losses stay in the table.
 """
 
 from __future__ import annotations
@@ -18,15 +19,21 @@ from collections.abc import Hashable
 
 from ..games.spider import TABLEAU, Spider, SpiderState
 from ..moves import Move
-from .search import Adapter
+from .search import Adapter, one_of_the_first
 
 __all__ = ["SpiderAdapter", "SpiderNode"]
 
 PILES = 10
 SUIT_LENGTH = 13
 DEAL = -1
-#: Where a deal comes in the order of steps (see :meth:`SpiderAdapter.steps`).
+#: Where a deal comes in the order of steps (see :meth:`SpiderAdapter.steps`): after the other
+#: steps of that rank (building off suit a whole run that turns up nothing).
 DEAL_RANK = 4
+#: Where part of a run moved in suit (from one copy of a card onto the other) comes: last.
+LATERAL_RANK = 8
+
+#: One byte per value: a pile's face-down count in front of its cards in the sorted key.
+_BYTE = tuple(bytes((value,)) for value in range(256))
 
 #: A step: (source pile, target pile, count), or (DEAL, 0, 0) for a deal from the stock.
 Step = tuple[int, int, int]
@@ -73,8 +80,24 @@ def _run(pile: bytes, up: int) -> int:
 class SpiderAdapter(Adapter[SpiderNode, Step]):
     """Spider with ``auto_remove=on`` (every ``layout`` and ``suits``)."""
 
+    #: The first run, in the order of promise, is 20,000 nodes long, then restarts come after
+    #: 10,000, 20,000, ... nodes (docs/solving.md, Spider, "Restarts").
+    restart_nodes: int | None = 5_000
+    first_run_nodes: int | None = 20_000
+
     def __init__(self, rules: Spider) -> None:
         self.rules = rules
+
+    def reorder(
+        self, node: SpiderNode, canon: Hashable, steps: list[tuple[Step, SpiderNode]], restart: int
+    ) -> list[tuple[Step, SpiderNode]]:
+        # While the stock holds cards, one of the restart + 1 first steps, chosen by a checksum
+        # of the node's key and the run number (the same on every run and machine), goes
+        # first; once it is empty, the order of promise stays. The runs differ in what was
+        # built before each deal, where a bad choice costs most.
+        if not node.stock:
+            return steps
+        return one_of_the_first(steps, node.path(), restart, restart + 1)
 
     # -- conversion ----------------------------------------------------------------------------
 
@@ -99,8 +122,8 @@ class SpiderAdapter(Adapter[SpiderNode, Step]):
         found = bytes(sorted(node.found))
         if node.stock:
             return node.path()[: -len(node.found) or None] + found
-        pairs = zip(node.down, node.piles, strict=True)
-        piles = sorted(bytes((down,)) + pile for down, pile in pairs)
+        piles = [_BYTE[down] + pile for down, pile in zip(node.down, node.piles, strict=True)]
+        piles.sort()
         return b"\xff".join(piles) + b"\xfd" + found
 
     def path_key(self, node: SpiderNode) -> Hashable:
@@ -161,7 +184,7 @@ class SpiderAdapter(Adapter[SpiderNode, Step]):
         spaces = [index for index, pile in enumerate(piles) if not pile]
         if interchangeable:
             spaces = spaces[:1]
-        ranked: list[tuple[int, int, int, tuple[Step, SpiderNode]]] = []
+        ranked: list[tuple[int, int, int, Step]] = []
         for source, pile in enumerate(piles):
             up = len(pile) - down[source]
             run = _run(pile, up)
@@ -175,28 +198,31 @@ class SpiderAdapter(Adapter[SpiderNode, Step]):
                 if not 1 <= count <= run:
                     continue
                 base = pile[-count]
-                in_suit = onto[-1] == base + 1
                 uncovers = count == up and down[source] > 0
                 empties = count == len(pile)
-                if in_suit:
-                    rank = 0 if uncovers or empties else 1 if count == run else 3
+                if onto[-1] == base + 1:
+                    # Building in suit a part of a run moves it from one copy of a card onto
+                    # the other (the card under the group continues it): the tops stay the
+                    # same.
+                    rank = 0 if uncovers or empties else 1 if count == run else LATERAL_RANK
                 else:
                     rank = 2 if uncovers or empties else 4 if count == run else 5
-                step = (source, target, count)
-                ranked.append((rank, -down[source], len(ranked), (step, self._move(node, *step))))
+                ranked.append((rank, -down[source], len(ranked), (source, target, count)))
             for target in spaces:
                 for count in range(1, run + 1):
                     if interchangeable and count == len(pile):
                         # A whole pile into a space: the same piles, sorted.
                         continue
                     uncovers = count == up and down[source] > 0
-                    step = (source, target, count)
                     rank = 6 if uncovers else 7
-                    ranked.append((rank, -count, len(ranked), (step, self._move(node, *step))))
+                    ranked.append((rank, -count, len(ranked), (source, target, count)))
         if node.stock and (not spaces or sum(len(pile) for pile in piles) < PILES):
-            # Dealing comes before the moves that build nothing and turn up nothing: tried
-            # last, the deal would wait for every shuffle of the tableau to fail first.
-            ranked.append((DEAL_RANK, 0, len(ranked), ((DEAL, 0, 0), self._deal(node))))
-        ranked.sort(key=lambda entry: entry[:3])
-        result = [entry[3] for entry in ranked]
-        return result
+            # Dealing comes after building off suit a whole run (the ties of its rank sort
+            # before it), before the moves that build nothing and turn up nothing: tried last,
+            # the deal would wait for every shuffle of the tableau to fail first.
+            ranked.append((DEAL_RANK, 0, len(ranked), (DEAL, 0, 0)))
+        ranked.sort()
+        return [
+            (step, self._deal(node) if step[0] == DEAL else self._move(node, *step))
+            for _, _, _, step in ranked
+        ]
