@@ -11,7 +11,7 @@ import patience
 from patience.engine import Game
 from patience.solve import adapter_for, solve
 from patience.solve.napoleon import NapoleonAdapter
-from patience.solve.search import Budget, depth_first
+from restarts import restarted_answers
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -155,28 +155,11 @@ def test_node_budgets_are_reproducible() -> None:
     assert won.moves == again.moves
 
 
-class _OftenRestarting(NapoleonAdapter):
-    """Restarts after a handful of nodes, so that small positions go through many runs."""
-
-    restart_nodes = 5
-    first_run_nodes = 5
-
-
 def test_restarts_keep_the_answers() -> None:
-    """Runs in other orders, keeping only proved losses, answer as the plain search does, and
-    their wins replay through the engine."""
-    restarted = 0
-    for seed in range(8):
-        game = endgame(seed, 11 + seed % 3)
-        plain = solve(game, nodes=20_000, table=False, dominance=False).result
-        assert plain != "unknown", seed
-        adapter = _OftenRestarting(game.rules)  # type: ignore[arg-type]
-        found = depth_first(adapter, adapter.node(game.state), Budget(nodes=20_000))
-        assert found.result == plain, seed
-        restarted += found.nodes > 10
-        if found.result == "won":
-            copy = Game.create(game.rules, state=game.state)
-            for move in found.moves:
-                copy.push(move)
-            assert copy.outcome().result == "won"
+    """Restarting every few nodes changes no answer of the plain search, and the wins replay."""
+    games = [endgame(seed, 11 + seed % 3) for seed in range(8)]
+    compared, restarted = restarted_answers(
+        NapoleonAdapter, games, plain_nodes=20_000, nodes=20_000
+    )
+    assert compared == len(games)
     assert restarted >= 3

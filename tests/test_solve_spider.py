@@ -11,8 +11,8 @@ import patience
 from patience.engine import Game
 from patience.solve import adapter_for, solve
 from patience.solve.generic import GenericAdapter
-from patience.solve.search import Budget, depth_first
 from patience.solve.spider import SpiderAdapter
+from restarts import restarted_answers
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -148,32 +148,10 @@ def test_node_budgets_are_reproducible() -> None:
     assert won.moves == again.moves
 
 
-class _OftenRestarting(SpiderAdapter):
-    """Restarts after a handful of nodes, so that small positions go through many runs (the
-    reorder acts while the stock holds cards)."""
-
-    restart_nodes = 5
-    first_run_nodes = 5
-
-
 def test_restarts_keep_the_answers() -> None:
-    """Runs in other orders, keeping only proved losses, answer as the plain search does, and
-    their wins replay through the engine."""
-    restarted = compared = 0
-    for seed in range(12):
-        game = endgame(seed, stock=seed % 2 == 0)
-        plain = solve(game, nodes=2_000, table=False, dominance=False).result
-        if plain == "unknown":
-            continue  # the plain search is slow on a few of them
-        compared += 1
-        adapter = _OftenRestarting(game.rules)  # type: ignore[arg-type]
-        found = depth_first(adapter, adapter.node(game.state), Budget(nodes=5_000))
-        assert found.result == plain, seed
-        restarted += found.nodes > 5
-        if found.result == "won":
-            copy = Game.create(game.rules, state=game.state)
-            for move in found.moves:
-                copy.push(move)
-            assert copy.outcome().result == "won"
-    assert compared >= 10
+    """Restarting every few nodes (the reorder acts while the stock holds cards) changes no
+    answer of the plain search, and the wins replay."""
+    games = [endgame(seed, stock=seed % 2 == 0) for seed in range(12)]
+    compared, restarted = restarted_answers(SpiderAdapter, games, plain_nodes=2_000, nodes=5_000)
+    assert compared >= 10  # the plain search is slow on a few of them
     assert restarted >= 3
