@@ -29,6 +29,7 @@ from patience.study.runner import (
     LocalBackend,
     RayBackend,
     RunSummary,
+    chunk_size_for,
     solve_chunk,
 )
 from patience.study.winnable import (
@@ -506,3 +507,11 @@ def test_a_pool_broken_between_submissions_is_reported_as_a_dead_worker() -> Non
             runner._submit(executor, task)
     finally:
         executor.shutdown(wait=True)
+
+
+def test_chunks_hold_several_per_worker_and_at_most_five_minutes_of_budget() -> None:
+    assert chunk_size_for(1000, 2) == 25
+    assert chunk_size_for(40, 2) == 5
+    assert chunk_size_for(1000, 2, seconds=10) == 25
+    assert chunk_size_for(1000, 2, seconds=60) == 5
+    assert chunk_size_for(1000, 2, seconds=600) == 1

@@ -49,6 +49,9 @@ BACKENDS = ("local", "dask", "ray")
 
 #: The most deals in one chunk when the size is chosen automatically.
 MAX_AUTO_CHUNK = 25
+#: The most budget a chunk made by :func:`chunk_size_for` holds (a chunk is stored whole or not
+#: at all, so this bounds what an interrupt loses): five minutes.
+MAX_CHUNK_SECONDS = 300.0
 
 
 class BackendError(RuntimeError):
@@ -365,10 +368,14 @@ def make_backend(name: str, jobs: int = 1, address: str | None = None) -> Backen
     raise ValueError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
 
 
-def chunk_size_for(deals: int, workers: int) -> int:
+def chunk_size_for(deals: int, workers: int, seconds: float | None = None) -> int:
     """Chunks small enough that every worker gets several (so the load evens out and an
-    interrupt loses little) and at most :data:`MAX_AUTO_CHUNK` deals."""
-    return max(1, min(MAX_AUTO_CHUNK, deals // (workers * 4)))
+    interrupt loses little), at most :data:`MAX_AUTO_CHUNK` deals and, with a budget of
+    ``seconds`` a deal, at most :data:`MAX_CHUNK_SECONDS` of budget."""
+    size = min(MAX_AUTO_CHUNK, deals // (workers * 4))
+    if seconds is not None:
+        size = min(size, int(MAX_CHUNK_SECONDS // seconds))
+    return max(1, size)
 
 
 @dataclass
@@ -426,8 +433,8 @@ def run_study(
     if not todo:
         return summary
     workers = backend.workers
-    size = chunk or chunk_size_for(len(todo), workers)
     seconds = budget.amount if budget.kind in ("seconds", "cpu-seconds") else None
+    size = chunk or chunk_size_for(len(todo), workers, seconds)
     nodes = int(budget.amount) if budget.kind == "nodes" else None
     tasks = (
         ChunkTask(
