@@ -479,6 +479,7 @@ def test_cli_solve_position_file(tmp_path: Path) -> None:
     [
         (["solve", "klondike"], "exactly one of --deal N and --position FILE"),
         (["solve", "klondike", "--deal", "1", "--budget", "1", "--nodes", "5"], "at most one"),
+        (["solve", "klondike", "--deal", "1", "--nodes", "5", "--cpu"], "not go with --nodes"),
         (["solve", "leopard", "--deal", "1"], "not a one-player game"),
         (["solve", "klondike", "--position", "nowhere.json"], "there is no file"),
         (["solve", "klondike", "--deal", "2", "--nodes", "9", "--record", "x.rec"], "no record"),
@@ -495,3 +496,13 @@ def test_cli_solve_bad_input_gets_a_clear_message(arguments: list[str], message:
 def test_every_game_has_a_solver_version() -> None:
     assert set(SOLVER_VERSIONS) == set(GAMES)
     assert all(solver_version(name) >= 1 for name in GAMES)
+
+
+def test_solve_command_counts_a_cpu_budget() -> None:
+    result = CliRunner().invoke(
+        main, ["solve", "klondike", "--deal", "1", "--budget", "0.3", "--cpu", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["result"] in ("won", "unwinnable", "unknown")
+    assert answer["seconds"] <= 5

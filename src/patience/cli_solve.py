@@ -64,6 +64,11 @@ def _game_from_position(game_name: str, path: Path) -> Game:
     help="Nodes to search: the same answer and moves on every run and machine.",
 )
 @click.option(
+    "--cpu",
+    is_flag=True,
+    help="Count --budget in CPU seconds of this process (a busy machine does not shorten it).",
+)
+@click.option(
     "--max-states",
     type=click.IntRange(min=1),
     default=Budget.max_states,
@@ -84,6 +89,7 @@ def solve_command(
     options: tuple[str, ...],
     seconds: float | None,
     nodes: int | None,
+    cpu: bool,
     max_states: int,
     record_path: Path | None,
     as_json: bool,
@@ -108,9 +114,11 @@ def solve_command(
         )
     if seconds is not None and nodes is not None:
         raise click.UsageError("give at most one of --budget and --nodes")
+    if cpu and nodes is not None:
+        raise click.UsageError("--cpu counts --budget in CPU seconds; it does not go with --nodes")
     if seconds is None and nodes is None:
         seconds = DEFAULT_SECONDS
-    solution = solve(game, seconds=seconds, nodes=nodes, max_states=max_states)
+    solution = solve(game, seconds=seconds, nodes=nodes, max_states=max_states, cpu_time=cpu)
     if as_json:
         _echo_json(solution.to_json())
     else:
