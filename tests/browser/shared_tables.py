@@ -4,6 +4,8 @@ a message."""
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import patience
@@ -35,3 +37,13 @@ def card_strings(data: object) -> list[str]:
     if isinstance(data, list):
         return [card for value in data for card in card_strings(value)]
     return []
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Poll ``condition`` from Python. (Playwright's ``wait_for_function`` polls by evaluating
+    a string inside the page, which the pages' security policy forbids.)"""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not so after {timeout:g} s")
+        time.sleep(0.05)

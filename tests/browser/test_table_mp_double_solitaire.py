@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from shared_tables import card_strings, true_game
+from shared_tables import card_strings, true_game, wait_until
 
 import patience
 
@@ -53,30 +53,33 @@ def test_a_person_plays_double_solitaire_against_a_bot(
     table = page.url.rsplit("/", 1)[1]
     page.fill("#mp-name", "Ann")
     page.click('button[data-join="0"]')
-    page.wait_for_function("document.querySelectorAll('[data-join]').length === 0")
+    page.wait_for_selector("[data-join]", state="detached")
+
+    def facts() -> str:
+        return page.text_content(FACTS) or ""
+
+    def shown_seq() -> int:
+        return int(page.get_attribute(FACTS, "data-seq") or 0)
 
     mine = 0
     while mine < 12:
         # Our turn, or nobody's (the game is over); not while the bot is to play.
-        page.wait_for_function(
-            "() => { const text = document.querySelector('[data-testid=\"facts\"]')"
-            ".textContent; return text.includes('Your turn.') || !text.includes('to play.'); }"
-        )
-        if "Your turn." not in (page.text_content(FACTS) or ""):
+        wait_until(lambda: "Your turn." in facts() or "to play." not in facts())
+        if "Your turn." not in facts():
             break  # the game is over
-        seq = int(page.get_attribute(FACTS, "data-seq") or 0)
+        seq = shown_seq()
         game = true_game(db, table, seq)
         assert game.current_player() == 0
         play_one(page, game)
-        page.wait_for_function(
-            "(seq) => Number(document.querySelector('[data-testid=\"facts\"]').dataset.seq) > seq",
-            arg=seq,
-        )
+        wait_until(lambda before=seq: shown_seq() > before)
         mine += 1
-        # The page shows only face-up cards, as the true position has them.
-        shown = {card.get_attribute("data-card") for card in page.locator(".card[data-card]").all()}
-        now = true_game(db, table)
-        assert shown <= visible_to(now)
+        # The page shows only cards face up in the true position of the state it shows (read
+        # together in one go: the bot may move meanwhile, and a recycled waste goes face down).
+        seen_seq, shown = page.evaluate(
+            "() => [Number(document.querySelector('[data-testid=\"facts\"]').dataset.seq),"
+            " [...document.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]"
+        )
+        assert set(shown) <= visible_to(true_game(db, table, seen_seq))
     assert mine >= 5
     assert len(true_game(db, table).move_stack) > mine  # the bot played too
     checked = 0

@@ -115,7 +115,7 @@ def test_two_browsers_play_leopard(browser: Any, server_url: str, tmp_path: Path
         page.fill("#mp-name", name)
         page.click(f'button[data-join="{seat}"]')
         page.wait_for_selector(HAND)
-    pages[0].wait_for_function("document.querySelectorAll('[data-join]').length === 0")
+    pages[0].wait_for_selector("[data-join]", state="detached")
     check_hands(pages, db, table)
 
     facts = '[data-testid="facts"]'
