@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.requests import Request
 from starlette.websockets import WebSocketDisconnect
 
 import patience
 from patience import record
 from patience.server import MAX_BODY, create_app
-from patience.server.tables import one_player_games
+from patience.server.http import CreationLimit
+from patience.server.tables import CommandError, one_player_games
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -636,3 +638,29 @@ def test_the_rules_are_package_data_so_an_installed_package_has_them() -> None:
     book = RulesBook([packaged])  # the package's folder alone, as in a wheel
     for name in one_player_games():
         assert book.html(name).startswith("<h1>")
+
+
+def test_one_address_creates_a_bounded_number_of_tables_a_minute(db_path: Path) -> None:
+    with TestClient(create_app(db_path, creations_per_minute=3)) as client:
+        for _ in range(2):
+            assert client.post("/api/tables", json={"game": "klondike"}).status_code == 201
+        shared = client.post("/api/shared", json={"game": "leopard", "seats": ["open", "greedy"]})
+        assert shared.status_code == 201
+        refused = client.post("/api/tables", json={"game": "klondike"})
+        assert refused.status_code == 429
+        assert "at most 3 new tables a minute" in refused.json()["error"]
+        assert len(client.get("/api/tables").json()) == 2
+
+
+def test_the_creation_limit_forgets_what_is_a_minute_old() -> None:
+    now = [0.0]
+    limit = CreationLimit(2, clock=lambda: now[0])
+    request = Request({"type": "http", "client": ("10.0.0.1", 5), "headers": []})
+    other = Request({"type": "http", "client": ("10.0.0.2", 5), "headers": []})
+    limit.check(request)
+    limit.check(request)
+    with pytest.raises(CommandError, match="wait 60 s"):
+        limit.check(request)
+    limit.check(other)  # another address has its own count
+    now[0] = 60.5
+    limit.check(request)

@@ -45,7 +45,7 @@ from .. import record
 from ..engine import Game
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
-from .http import MAX_BODY, page_response, read_json
+from .http import CREATIONS_PER_MINUTE, MAX_BODY, CreationLimit, page_response, read_json
 from .rules import RulesBook
 from .shared import shared_routes
 from .tables import CommandError, DealPicker, Table, Tables, catalogue
@@ -189,15 +189,18 @@ def create_app(
     deal_picker: DealPicker | None = None,
     hinter: Hinter | None = None,
     rules_dirs: Sequence[Traversable] | None = None,
+    creations_per_minute: int | None = CREATIONS_PER_MINUTE,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
     ``deal_picker`` and ``hinter`` are the hooks for the solver: the first chooses deal numbers
     (and makes "winnable deals only" possible), the second answers ``/api/tables/{id}/hint``.
     ``rules_dirs`` are the folders searched for ``GAME.md`` rules files (by default the
-    package's, then the repository's ``docs/rules``).
+    package's, then the repository's ``docs/rules``). ``creations_per_minute`` bounds the
+    tables one client address may create in a minute (None: no bound, for benchmarks).
     """
     store = Store(db_path)
+    limit = CreationLimit(creations_per_minute)
     tables = Tables(store, deal_picker)
     hub = Hub()
     rules_book = RulesBook(rules_dirs)
@@ -228,6 +231,7 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         data = await read_json(request)
+        limit.check(request)
         if not isinstance(data, dict):
             raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
         # The deal picker may solve deals on demand ("winnable deals only"): off the event loop.
@@ -299,6 +303,7 @@ def create_app(
     async def new_deal(request: Request) -> Response:
         data = await read_json(request)
         table, _ = seated(request)
+        limit.check(request)
         deal = data.get("deal") if isinstance(data, dict) else None
         winnable = isinstance(data, dict) and data.get("winnable") is True
         fresh = await asyncio.to_thread(
@@ -428,7 +433,7 @@ def create_app(
         Route("/api/rules/{game}", rules, methods=["GET"]),
         Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        *shared_routes(store),  # tables of several players (server/shared.py)
+        *shared_routes(store, limit),  # tables of several players (server/shared.py)
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(

@@ -4,18 +4,24 @@ pages' security policy, reading a JSON body, and serving a page."""
 from __future__ import annotations
 
 import json
+import math
+import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, Response
 
 from ..web import WEB_DIR
 from .tables import CommandError
 
-__all__ = ["CSP", "MAX_BODY", "page_response", "read_json"]
+__all__ = ["CREATIONS_PER_MINUTE", "CSP", "MAX_BODY", "CreationLimit", "page_response", "read_json"]
 
 #: The largest request body (or websocket message) accepted, in bytes.
 MAX_BODY = 16 * 1024
+#: Tables one client address may create in any minute, one-player and shared together.
+CREATIONS_PER_MINUTE = 120
 #: What a page may load: only our own files, no inline scripts.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -49,3 +55,40 @@ def page_response(filename: str) -> Response:
     response.headers["Content-Security-Policy"] = CSP
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+class CreationLimit:
+    """At most ``per_minute`` new tables from one client address in any 60 seconds (None: no
+    limit), so that a client looping on "new deal" cannot fill the store. Beyond it a
+    :class:`CommandError` (429) says how long to wait; nothing is created."""
+
+    def __init__(
+        self,
+        per_minute: int | None = CREATIONS_PER_MINUTE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self._times: dict[str, deque[float]] = {}
+
+    def check(self, connection: HTTPConnection) -> None:
+        """Count one creation for the connection's client, or refuse it."""
+        if self.per_minute is None:
+            return
+        now = self.clock()
+        if len(self._times) > 10_000:
+            # Forget the clients quiet for a minute: memory stays bounded.
+            self._times = {
+                host: times for host, times in self._times.items() if times[-1] > now - 60
+            }
+        host = connection.client.host if connection.client else ""
+        times = self._times.setdefault(host, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= self.per_minute:
+            wait = math.ceil(times[0] + 60 - now)
+            raise CommandError(
+                429,
+                f"at most {self.per_minute} new tables a minute from one address: wait {wait} s",
+            )
+        times.append(now)

@@ -53,7 +53,7 @@ from ..engine import Game, IllegalMove
 from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
-from .http import MAX_BODY, page_response, read_json
+from .http import MAX_BODY, CreationLimit, page_response, read_json
 from .tables import CommandError, game_entry
 
 __all__ = [
@@ -654,7 +654,7 @@ async def _send(socket: WebSocket, message: dict[str, Any]) -> None:
         await socket.send_json(message)
 
 
-def shared_routes(store: Store) -> list[BaseRoute]:
+def shared_routes(store: Store, limit: CreationLimit | None = None) -> list[BaseRoute]:
     """The routes of shared tables, to add to the app's: pages ``/tables`` (create a table)
     and ``/table/ID``, the HTTP API under ``/api/shared`` and the websocket ``/ws/shared/ID``."""
     tables = SharedTables(store)
@@ -666,7 +666,10 @@ def shared_routes(store: Store) -> list[BaseRoute]:
         return JSONResponse(shared_catalogue())
 
     async def create(request: Request) -> Response:
-        table = tables.create(await read_json(request))
+        data = await read_json(request)
+        if limit is not None:
+            limit.check(request)
+        table = tables.create(data)
         body = {"table": table.id, "url": f"/table/{table.id}", "state": tables.state(table, None)}
         return JSONResponse(body, status_code=201)
 
