@@ -3,10 +3,12 @@ a message."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import patience
 from patience.games import get_rules
@@ -47,3 +49,15 @@ def wait_until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still not so after {timeout:g} s")
         time.sleep(0.05)
+
+
+def received_states(
+    frames: list[str], db: Path, table: str
+) -> Iterator[tuple[dict[str, Any], patience.Game]]:
+    """Each table state among the websocket ``frames`` a page received, with the true game at
+    that state's ``seq``."""
+    for frame in frames:
+        message = json.loads(frame)
+        state = message.get("state", message)
+        if state.get("type") == "state":
+            yield state, true_game(db, table, state["seq"])

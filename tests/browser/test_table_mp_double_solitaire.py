@@ -4,12 +4,11 @@ the person may not see."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from shared_tables import card_strings, true_game, wait_until
+from shared_tables import card_strings, received_states, true_game, wait_until
 
 import patience
 
@@ -83,12 +82,7 @@ def test_a_person_plays_double_solitaire_against_a_bot(
     assert mine >= 5
     assert len(true_game(db, table).move_stack) > mine  # the bot played too
     checked = 0
-    for frame in frames:
-        message = json.loads(frame)
-        state = message.get("state", message)
-        if state.get("type") != "state":
-            continue
-        game = true_game(db, table, state["seq"])
+    for state, game in received_states(frames, db, table):
         assert set(card_strings(state)) <= visible_to(game), state["seq"]
         checked += 1
     assert checked > mine

@@ -3,13 +3,12 @@ table; each page shows its own hand and never a card of the other's."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from shared_tables import card_strings, true_game
+from shared_tables import card_strings, received_states, true_game
 
 import patience
 
@@ -42,12 +41,7 @@ def check_frames(frames: list[str], db: Path, table: str) -> int:
     true position of that state's ``seq`` (the last move apart: a discard or a face-up card is
     seen by all; a face-down jack or queen only by the seat that laid it)."""
     checked = 0
-    for frame in frames:
-        message = json.loads(frame)
-        state = message.get("state", message)
-        if state.get("type") != "state":
-            continue
-        game = true_game(db, table, state["seq"])
+    for state, game in received_states(frames, db, table):
         seat = state["seat"]
         allowed = seen_by(game, seat)
         rest = {key: value for key, value in state.items() if key != "last"}
