@@ -12,7 +12,7 @@ from patience.engine import Game
 from patience.solve import adapter_for, solve
 from patience.solve.generic import GenericAdapter
 from patience.solve.spider import SpiderAdapter
-from restarts import restarted_answers
+from solver_checks import restarted_answers, steps_replayed, take_a_step
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -72,29 +72,9 @@ def test_every_step_is_what_the_engine_does() -> None:
             for move in game.legal_moves():
                 after, _ = game.rules.perform(game.state, move)
                 assert adapter.canonical(adapter.node(after)) in keys, move.text()
-            legal = []
-            for step, child in steps:
-                copy = Game.create(game.rules, state=game.state)
-                try:
-                    for move in adapter.moves(node, step):
-                        copy.push(move)
-                except ValueError:
-                    continue  # the step repeats a position of this line
-                assert adapter.node(copy.state).path() == child.path()
-                legal.append(step)
-                checked += 1
-            rng.shuffle(legal)
-            for step in legal:
-                pushed = 0
-                try:
-                    for move in adapter.moves(node, step):
-                        game.push(move)
-                        pushed += 1
-                    break
-                except ValueError:  # it repeats a position of this game
-                    for _ in range(pushed):
-                        game.pop()
-            else:
+            legal = steps_replayed(adapter, game, node, steps)
+            checked += len(legal)
+            if not take_a_step(adapter, game, node, legal, rng):
                 break
     assert checked > 500
 
