@@ -36,7 +36,7 @@ from .hint import Hint, hint
 from .klondike import KlondikeAdapter
 from .leonis_own import LeonisOwnAdapter
 from .napoleon import NapoleonAdapter
-from .search import Adapter, Budget, SearchResult, depth_first
+from .search import Adapter, Budget, SearchResult, solver_search
 from .spider import SpiderAdapter
 
 __all__ = [
@@ -185,7 +185,7 @@ def solve(
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
     bound = adapter_for(game.rules, generic)
     history = [bound.node(state) for state in _history(game)[:-1]]
-    found: SearchResult = depth_first(
+    found: SearchResult = solver_search(
         bound.adapter,
         bound.node(game.state),
         Budget(seconds=seconds, nodes=nodes, max_states=max_states, cpu_time=cpu_time),

@@ -20,19 +20,34 @@ Why the answers can be trusted:
   keeping in the table only the states it proved lost (docs/solving.md, Klondike,
   "Restarts"). A winning line is found sooner when the first order sent the search into a large
   lost region.
+
+For the games where depth-first search gets lost early (Spider, Napoleon at St Helena),
+:func:`staged` is a beam over the adapter's stages that can only find wins, and
+:func:`solver_search` shares a budget between it and :func:`depth_first` (docs/solving.md,
+"The staged search").
 """
 
 from __future__ import annotations
 
+import heapq
 import time
 import zlib
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Generic, TypeVar
 
 from ..moves import Move
 
-__all__ = ["Adapter", "Budget", "SearchResult", "depth_first", "one_of_the_first"]
+__all__ = [
+    "Adapter",
+    "Budget",
+    "SearchResult",
+    "depth_first",
+    "one_of_the_first",
+    "solver_search",
+    "staged",
+]
 
 N = TypeVar("N")
 T = TypeVar("T")
@@ -90,6 +105,9 @@ class Adapter(Generic[N, T]):
     #: Nodes of the first run, in the adapter's own order, when it should differ from
     #: ``restart_nodes`` (a good order deserves a longer first try); None: ``restart_nodes``.
     first_run_nodes: int | None = None
+    #: The tries of :func:`staged` before the depth-first search, each ``(width, nodes)``;
+    #: empty: the adapter has no :meth:`score` and only the depth-first search runs.
+    staged_tries: tuple[tuple[int, int], ...] = ()
 
     def reorder(
         self, node: N, canon: Hashable, steps: list[tuple[T, N]], restart: int
@@ -98,6 +116,15 @@ class Adapter(Generic[N, T]):
         is the node's :meth:`canonical` key. It must depend only on the node, the steps and
         ``restart`` (never on hashing of strings, which changes from run to run)."""
         return steps
+
+    def score(self, node: N) -> float:
+        """How promising ``node`` looks, higher better: the order of :func:`staged` (needed
+        only with :attr:`staged_tries`)."""
+        raise NotImplementedError
+
+    def stage(self, node: N) -> int:
+        """A number that few steps change (see :func:`staged`): 0 for a game without stages."""
+        return 0
 
     def canonical(self, node: N) -> Hashable:
         """The transposition-table key: equal for states that are equally winnable (for
@@ -303,3 +330,162 @@ def depth_first(
             push(child, canon, old)
         else:
             return result("unwinnable")
+
+
+class _Record(Generic[N, T]):
+    """A node reached by the staged search, with the step from its parent (for the moves)."""
+
+    __slots__ = ("node", "parent", "step")
+
+    def __init__(self, node: N, parent: _Record[N, T] | None, step: T | None) -> None:
+        self.node = node
+        self.parent = parent
+        self.step = step
+
+
+def staged(
+    adapter: Adapter[N, T], root: N, budget: Budget, history: Sequence[N] = ()
+) -> SearchResult:
+    """Look for a win by a beam over the adapter's stages (an incomplete search: it answers
+    ``won`` or ``unknown``, never ``unwinnable``).
+
+    A *stage* (:meth:`Adapter.stage`) is a number that steps change only now and then (in
+    Spider: the cards left in the stock, which only a deal changes). Each try of
+    :attr:`Adapter.staged_tries`, ``(width, nodes)``, starts from the root and, stage by
+    stage, expands the positions of the stage best first by :meth:`Adapter.score` (``nodes``
+    expansions for each position it starts the stage from), keeping the ``width`` best-scored
+    children that enter the next stage to start it from. A depth-first search spends its
+    nodes below the last decision it got wrong; this one spends them before every deal, where
+    the choices that decide the game are made. Positions of ``history`` (and any line that
+    would repeat a position) are never used, so every win it finds the engine replays.
+    """
+    clock = time.process_time if budget.cpu_time else time.perf_counter
+    started = clock()
+    deadline = None if budget.seconds is None else started + budget.seconds
+    forbidden = {adapter.path_key(past) for past in history}
+    nodes = 0
+
+    def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+        return SearchResult(kind, moves or [], nodes, clock() - started, why)
+
+    def line(record: _Record[N, T]) -> list[Move] | None:
+        """The engine moves to ``record``, or None when the line would repeat a position."""
+        chain: list[_Record[N, T]] = []
+        walk: _Record[N, T] | None = record
+        while walk is not None:
+            chain.append(walk)
+            walk = walk.parent
+        chain.reverse()
+        keys = forbidden | {adapter.path_key(root)}
+        moves: list[Move] = []
+        for parent, child in pairwise(chain):
+            assert child.step is not None
+            passed = [*adapter.inner_keys(parent.node, child.step), adapter.path_key(child.node)]
+            for key in passed:
+                if key in keys:
+                    return None
+                keys.add(key)
+            moves.extend(adapter.moves(parent.node, child.step))
+        return moves
+
+    if adapter.won(root):
+        return result("won")
+    for width, stage_nodes in adapter.staged_tries:
+        starts: list[_Record[N, T]] = [_Record(root, None, None)]
+        while starts:
+            # One stage: best first from every start, children entering the next stage set
+            # aside as candidates for it.
+            seen: dict[Hashable, int] = {}
+            queue: list[tuple[float, int, _Record[N, T]]] = []
+            for start in starts:
+                seen[adapter.canonical(start.node)] = adapter.worse(start.node)
+                queue.append((-adapter.score(start.node), len(queue), start))
+            heapq.heapify(queue)
+            candidates: list[tuple[float, int, _Record[N, T]]] = []
+            entered: set[Hashable] = set()
+            limit = stage_nodes * len(starts)
+            expanded = 0
+            while queue and expanded < limit:
+                _, _, record = heapq.heappop(queue)
+                if budget.nodes is not None and nodes >= budget.nodes:
+                    return result("unknown", "the node budget ran out")
+                nodes += 1
+                expanded += 1
+                if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
+                    return result("unknown", "the time budget ran out")
+                here = adapter.stage(record.node)
+                for step, child in adapter.steps(record.node, True):
+                    if adapter.path_key(child) in forbidden:
+                        continue
+                    reached = _Record(child, record, step)
+                    if adapter.won(child):
+                        moves = line(reached)
+                        if moves is not None:
+                            return result("won", moves=moves)
+                        continue
+                    canon = adapter.canonical(child)
+                    if adapter.stage(child) != here:
+                        if canon not in entered:
+                            entered.add(canon)
+                            candidates.append((-adapter.score(child), len(candidates), reached))
+                        continue
+                    worse = adapter.worse(child)
+                    old = seen.get(canon)
+                    if old is not None and old <= worse:
+                        continue
+                    if len(seen) >= budget.max_states:
+                        break
+                    seen[canon] = worse
+                    heapq.heappush(queue, (-adapter.score(child), len(seen), reached))
+            candidates.sort()
+            starts = [record for _, _, record in candidates[:width]]
+    return result("unknown", "the staged search found no win")
+
+
+#: The shares of a budget: a first depth-first run, which wins the easy deals at once and
+#: proves small positions lost, takes up to ``FIRST_SHARE``; the staged search then runs until
+#: ``STAGED_SHARE`` of it is spent; a second depth-first run has the rest.
+FIRST_SHARE = 1 / 6
+STAGED_SHARE = 1 / 2
+
+
+def _slice(budget: Budget, share: float, spent: SearchResult | None = None) -> Budget:
+    """``budget`` cut to ``share`` of it, less what ``spent`` used (share 1: the rest)."""
+    seconds = nodes = None
+    if budget.seconds is not None:
+        seconds = max(budget.seconds * share - (spent.seconds if spent else 0.0), 0.0)
+    if budget.nodes is not None:
+        nodes = max(int(budget.nodes * share) - (spent.nodes if spent else 0), 0)
+    return Budget(seconds, nodes, budget.max_states, budget.cpu_time)
+
+
+def solver_search(
+    adapter: Adapter[N, T],
+    root: N,
+    budget: Budget,
+    history: Sequence[N] = (),
+    *,
+    dominance: bool = True,
+    table: bool = True,
+) -> SearchResult:
+    """The solver's search. With :attr:`Adapter.staged_tries`: a depth-first run with
+    :data:`FIRST_SHARE` of the budget, then :func:`staged` until :data:`STAGED_SHARE` of it is
+    spent, then depth-first again with the rest (only a depth-first run that ends can prove a
+    deal unwinnable). Without a budget the first run is left out. Other adapters, and the
+    plain searches of the tests (``dominance`` or ``table`` off), search depth-first only."""
+    if not adapter.staged_tries or not (dominance and table):
+        return depth_first(adapter, root, budget, history, dominance=dominance, table=table)
+    bounded = budget.seconds is not None or budget.nodes is not None
+    runs = [*([(depth_first, FIRST_SHARE)] if bounded else []), (staged, STAGED_SHARE)]
+    spent = SearchResult("unknown")
+    for run, share in runs:
+        found = run(adapter, root, _slice(budget, share, spent), history)
+        found.nodes += spent.nodes
+        found.seconds += spent.seconds
+        if found.result != "unknown":
+            return found
+        spent = found
+    found = depth_first(adapter, root, _slice(budget, 1.0, spent), history)
+    found.nodes += spent.nodes
+    found.seconds += spent.seconds
+    return found

@@ -1,0 +1,99 @@
+"""The game-free searches of patience.solve.search on small hand-made graphs: the staged search
+keeps to its beam, refuses the positions of the history, never says unwinnable, and
+solver_search hands the depth-first search what is left."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+
+from patience.moves import Move
+from patience.solve.search import Adapter, Budget, depth_first, solver_search, staged
+
+WIN = "W"
+
+
+class Graph(Adapter[str, str]):
+    """Nodes are names; a step is the child's name. ``stages`` and ``scores`` default to 0."""
+
+    def __init__(
+        self,
+        edges: dict[str, list[str]],
+        scores: Mapping[str, float] | None = None,
+        stages: Mapping[str, int] | None = None,
+        tries: tuple[tuple[int, int], ...] = ((1, 10),),
+    ) -> None:
+        self.edges = edges
+        self.scores = scores or {}
+        self.stages = stages or {}
+        self.staged_tries = tries
+
+    def canonical(self, node: str) -> Hashable:
+        return node
+
+    def path_key(self, node: str) -> Hashable:
+        return node
+
+    def won(self, node: str) -> bool:
+        return node == WIN
+
+    def score(self, node: str) -> float:
+        return self.scores.get(node, 0.0)
+
+    def stage(self, node: str) -> int:
+        return self.stages.get(node, 0)
+
+    def steps(self, node: str, dominance: bool) -> list[tuple[str, str]]:
+        return [(child, child) for child in self.edges.get(node, [])]
+
+    def moves(self, node: str, step: str) -> list[Move]:
+        return [Move.act(step)]
+
+
+def names(moves: list[Move]) -> list[str]:
+    return [move.text() for move in moves]
+
+
+def test_the_best_scored_line_wins_first() -> None:
+    graph = Graph({"R": ["A", "B"], "A": ["C"], "B": [WIN], "C": [WIN]}, {"A": 1, "B": 5})
+    found = staged(graph, "R", Budget())
+    assert (found.result, names(found.moves)) == ("won", ["B", WIN])
+
+
+def test_a_position_of_the_history_is_never_entered() -> None:
+    graph = Graph({"R": ["A", "B"], "A": [WIN], "B": ["C"], "C": [WIN]}, {"A": 5})
+    assert names(staged(graph, "R", Budget()).moves) == ["A", WIN]
+    found = staged(graph, "R", Budget(), history=["A"])
+    assert (found.result, names(found.moves)) == ("won", ["B", "C", WIN])
+
+
+def test_the_beam_keeps_width_positions_and_later_tries_widen_it() -> None:
+    # R is stage 1; X, Y, Z enter stage 0; only Z, the worst scored, leads on to a win.
+    edges = {"R": ["X", "Y", "Z"], "X": ["X1"], "Y": ["Y1"], "Z": [WIN]}
+    scores = {"X": 3, "Y": 2, "Z": 1}
+    stages = {"R": 1}
+    narrow = Graph(edges, scores, stages, tries=((2, 10),))
+    assert staged(narrow, "R", Budget()).result == "unknown"
+    wider = Graph(edges, scores, stages, tries=((2, 10), (3, 10)))
+    found = staged(wider, "R", Budget())
+    assert (found.result, names(found.moves)) == ("won", ["Z", WIN])
+
+
+def test_the_staged_search_never_says_unwinnable() -> None:
+    graph = Graph({"R": ["A"], "A": ["B"], "B": []})
+    found = staged(graph, "R", Budget())
+    assert (found.result, found.why) == ("unknown", "the staged search found no win")
+    assert depth_first(graph, "R", Budget()).result == "unwinnable"
+    assert solver_search(graph, "R", Budget(nodes=100)).result == "unwinnable"
+
+
+def test_solver_search_shares_a_node_budget() -> None:
+    # A long chain: every run spends its share, and the total is the budget.
+    edges = {str(index): [str(index + 1)] for index in range(1_000)}
+    graph = Graph(edges, tries=((1, 10_000),))
+    found = solver_search(graph, "0", Budget(nodes=120))
+    assert (found.result, found.nodes) == ("unknown", 120)
+    # Without a table or dominance (the plain searches of the tests) only depth-first runs.
+    plain = solver_search(graph, "0", Budget(nodes=120), table=False)
+    assert plain.nodes == 120
+    chain = {"0": ["1"], "1": ["2"], "2": [WIN]}
+    assert names(solver_search(Graph(chain), "0", Budget(nodes=100)).moves) == ["1", "2", WIN]
