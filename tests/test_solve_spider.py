@@ -11,6 +11,7 @@ import patience
 from patience.engine import Game
 from patience.solve import adapter_for, solve
 from patience.solve.generic import GenericAdapter
+from patience.solve.search import Budget, staged
 from patience.solve.spider import SpiderAdapter
 from solver_checks import restarted_answers, steps_replayed, take_a_step
 
@@ -110,6 +111,9 @@ def test_a_blocked_layout_is_unwinnable_by_every_solver() -> None:
     game = Game.from_position({"version": 1, "game": "spider", "options": {}, "piles": piles})
     for options in ({}, {"generic": True}, {"dominance": False}, {"table": False}):
         assert solve(game, nodes=1_000, **options).result == "unwinnable"
+    # The staged search alone never proves a loss.
+    adapter = SpiderAdapter(game.rules)
+    assert staged(adapter, adapter.node(game.state), Budget(nodes=1_000)).result == "unknown"
 
 
 def test_auto_remove_off_uses_the_generic_adapter() -> None:
@@ -135,3 +139,21 @@ def test_restarts_keep_the_answers() -> None:
     compared, restarted = restarted_answers(SpiderAdapter, games, plain_nodes=2_000, nodes=5_000)
     assert compared >= 10  # the plain search is slow on a few of them
     assert restarted >= 3
+
+
+def test_the_staged_search_wins_endgames_and_its_wins_replay() -> None:
+    """The beam before the last deal (docs/solving.md, "The staged search") answers won or
+    unknown only, and its wins replay."""
+    wins = 0
+    for seed in range(8):
+        game = endgame(seed, stock=True)
+        adapter = SpiderAdapter(game.rules)
+        found = staged(adapter, adapter.node(game.state), Budget(nodes=3_000))
+        assert found.result in ("won", "unknown")
+        if found.result == "won":
+            wins += 1
+            copy = Game.create(game.rules, state=game.state)
+            for move in found.moves:
+                copy.push(move)
+            assert copy.outcome().result == "won"
+    assert wins >= 6

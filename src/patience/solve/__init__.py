@@ -59,7 +59,7 @@ __all__ = [
 SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 2,
     "double-solitaire": 2,
-    "spider": 3,
+    "spider": 4,
     "canfield": 3,
     "accordion": 2,
     "napoleon": 2,

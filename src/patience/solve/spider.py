@@ -32,6 +32,16 @@ DEAL_RANK = 4
 #: Where part of a run moved in suit (from one copy of a card onto the other) comes: last.
 LATERAL_RANK = 8
 
+#: How :meth:`SpiderAdapter.score` weighs a position (docs/solving.md, Spider, "Staged
+#: search"): a suit removed, a face-down card, a space, and a card on the card one rank higher in
+#: its suit, in another suit, or on any other card.
+SUIT_REMOVED_WEIGHT = 60
+FACE_DOWN_WEIGHT = 6
+SPACE_WEIGHT = 12
+IN_SUIT_WEIGHT = 3
+IN_RANK_WEIGHT = 1
+BREAK_WEIGHT = 2
+
 #: One byte per value: a pile's face-down count in front of its cards in the sorted key.
 _BYTE = tuple(bytes((value,)) for value in range(256))
 
@@ -85,8 +95,34 @@ class SpiderAdapter(Adapter[SpiderNode, Step]):
     restart_nodes: int | None = 5_000
     first_run_nodes: int | None = 20_000
 
+    #: The staged search's tries (width, expansions per start of a stage): see
+    #: docs/solving.md, Spider, "Staged search".
+    staged_tries: tuple[tuple[int, int], ...] = ((4, 1_000), (16, 2_000), (64, 4_000), (256, 8_000))
+
     def __init__(self, rules: Spider) -> None:
         self.rules = rules
+
+    def stage(self, node: SpiderNode) -> int:
+        # Only a deal changes the stock: the staged search chooses the positions to deal from.
+        return len(node.stock)
+
+    def score(self, node: SpiderNode) -> float:
+        score = SUIT_REMOVED_WEIGHT * len(node.found)
+        for pile, down in zip(node.piles, node.down, strict=True):
+            if not pile:
+                score += SPACE_WEIGHT
+                continue
+            score -= FACE_DOWN_WEIGHT * down
+            below = pile[down]
+            for card in pile[down + 1 :]:
+                if card + 1 == below and card % SUIT_LENGTH != SUIT_LENGTH - 1:
+                    score += IN_SUIT_WEIGHT
+                elif below % SUIT_LENGTH == card % SUIT_LENGTH + 1:
+                    score += IN_RANK_WEIGHT
+                else:
+                    score -= BREAK_WEIGHT
+                below = card
+        return score
 
     def reorder(
         self, node: SpiderNode, canon: Hashable, steps: list[tuple[Step, SpiderNode]], restart: int
