@@ -60,7 +60,7 @@ SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 2,
     "double-solitaire": 2,
     "spider": 4,
-    "canfield": 3,
+    "canfield": 4,
     "accordion": 2,
     "napoleon": 2,
     "leonis-own": 2,

@@ -18,7 +18,9 @@ Every rule used here is argued in docs/solving.md ("Canfield"). In short:
   is still in play, unless that would empty its pile while the reserve has cards.
 * A node is lost at once when some reserve card can never leave the reserve: neither it nor
   any pile's bottom card (the only way to a space) can ever go up or onto a card that can be a
-  pile's top, with that card and those under it frozen.
+  pile's top, with that card and those under it frozen; or fewer piles can empty than cards
+  above it wait for a space; or (whole piles moving) that count holds in every case of a split
+  on two cards that never go up and compete for the one card they can go on.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class CanfieldNode:
     w: int
     redeals: int
     _layout: bytes | None = None
+    _piles: bytes | None = None
 
     def layout(self) -> bytes:
         """Everything of the engine's key but the split of ``order`` into stock and waste."""
@@ -94,6 +97,13 @@ class CanfieldNode:
             self._layout = bytes(parts)
         return self._layout
 
+    def piles(self) -> bytes:
+        """The tableau piles sorted, each with its length in front (the piles are
+        interchangeable: rule 1 of docs/solving.md, Canfield)."""
+        if self._piles is None:
+            self._piles = b"".join(sorted(bytes((len(pile),)) + bytes(pile) for pile in self.tab))
+        return self._piles
+
 
 #: A step: the actions before the card move, the card move's source, target and count (source
 #: ``""``: no card move, the turns sent a base-rank card up), and the waste sizes passed on the
@@ -104,39 +114,53 @@ Child = tuple[Step, CanfieldNode]
 Point = tuple[int, tuple[str, ...], tuple[int, ...], int, bool]
 
 
-def _closure(start: list[int], top: int, excluded: int, found: tuple[int, ...], rel: bytes) -> int:
+#: ``_ONTO_BITS[card]``: the two cards ``card`` goes on, as a bit set.
+_ONTO_BITS = tuple(sum(1 << onto for onto in _ONTO[card]) for card in range(52))
+
+#: The thirteen ranks of one suit as bits (a suit's cards are ``suit * 13`` on).
+_RANKS = (1 << 13) - 1
+
+
+def _down(ranks: int) -> int:
+    """The 13-bit rank set ``ranks`` one rank lower, round the corner (an ace to a king)."""
+    return ranks >> 1 | (ranks & 1) << 12
+
+
+def _closure(start: int, top: int, allowed: int) -> int:
     """``top`` (a bit set of cards that can be a pile's top) with the cards of ``start`` and,
-    repeatedly, every card that goes on one of them added: not in ``excluded``, not of the base
-    rank (those go up at once) and not on a foundation."""
-    work = []
-    for card in start:
-        if not top >> card & 1:
-            top |= 1 << card
-            work.append(card)
-    while work:
-        onto = work.pop()
-        for card in _UNDER[onto]:
-            if (top | excluded) >> card & 1 or not rel[card] or found[card // 13] > rel[card]:
-                continue
-            top |= 1 << card
-            work.append(card)
+    repeatedly, every card of ``allowed`` that goes on one of them added."""
+    new = start & ~top
+    top |= new
+    while new:
+        # The cards that go on a card of ``new``: the black ones one rank below a red one
+        # (round the corner: the ranks of a suit are 13 bits), and the red ones one rank
+        # below a black one.
+        red = (new >> 13 | new >> 26) & _RANKS
+        black = (new | new >> 39) & _RANKS
+        red = red >> 1 | (red & 1) << 12
+        black = black >> 1 | (black & 1) << 12
+        new = (red | red << 39 | black << 13 | black << 26) & allowed & ~top
+        top |= new
     return top
 
 
-def _uncovered(tab: tuple[Pile, ...], cover: list[int], height: list[int], rel: bytes) -> list[int]:
-    """The tableau cards that can be uncovered with the foundations at ``height``: those with
-    no ``cover`` (-1), and those whose cover the heights pass."""
-    return [
-        card
+def _waits_in_vain(tab: tuple[Pile, ...], above: list[int], up: int, tops: int, never: int) -> bool:
+    """Rule 8's count: no more piles can empty (their bottom card can go up, in ``up``, or
+    onto a card of ``tops``) than cards ``above`` the stuck one wait for a space (they can do
+    neither). The cards of the bit set ``never`` are never put on a card."""
+    emptied = sum(
+        1
         for pile in tab
-        for card in pile
-        if (over := cover[card]) < 0 or height[over // 13] > rel[over]
-    ]
+        if not never >> pile[0] & 1 and (up >> pile[0] & 1 or tops & _ONTO_BITS[pile[0]])
+    )
+    waiting = sum(
+        1 for card in above if never >> card & 1 or not (up >> card & 1 or tops & _ONTO_BITS[card])
+    )
+    return emptied <= waiting
 
 
-def _leaves(card: int, top: int, height: list[int], rel: bytes) -> bool:
-    """True if ``card`` can ever go up (the heights reach it) or onto a card of ``top``."""
-    return height[card // 13] > rel[card] or any(top >> onto & 1 for onto in _ONTO[card])
+#: How many levels deep rule 9 splits cases (docs/solving.md, Canfield).
+SPLIT_DEPTH = 4
 
 
 class CanfieldAdapter(Adapter[CanfieldNode, Step]):
@@ -155,6 +179,11 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
         self.rel = bytes(52)
         #: ``_card_at[suit * 13 + place]``: the card at that place of its suit's foundation.
         self._card_at = bytes(range(52))
+        #: ``_up_to[suit * 14 + height]``: the cards of ``suit`` a foundation of that height
+        #: holds; ``_in_play[suit * 14 + height]``: the others but the base-rank card (which
+        #: never stays in play), as bit sets.
+        self._up_to: tuple[int, ...] = ()
+        self._in_play: tuple[int, ...] = ()
         self._dead_cache: dict[bytes, bool] = {}
 
     # -- conversion ----------------------------------------------------------------------------
@@ -169,6 +198,16 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
         self.rel = rel
         self._card_at = bytes(
             suit * 13 + (place + base - 1) % 13 for suit in range(4) for place in range(13)
+        )
+        self._up_to = tuple(
+            sum(1 << self._card_at[suit * 13 + place] for place in range(height))
+            for suit in range(4)
+            for height in range(14)
+        )
+        self._in_play = tuple(
+            sum(1 << self._card_at[suit * 13 + place] for place in range(max(height, 1), 13))
+            for suit in range(4)
+            for height in range(14)
         )
         found = [0, 0, 0, 0]
         fmap = [-1, -1, -1, -1]
@@ -195,9 +234,8 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
     def canonical(self, node: CanfieldNode) -> Hashable:
         # Within one search the reserve is always a bottom part of the root's, so its length
         # names it; the sizes in front of each pile keep the joined piles apart.
-        piles = sorted(bytes((len(pile),)) + bytes(pile) for pile in node.tab)
         head = bytes(node.found) + bytes((len(node.reserve), self._cycle_w(node)))
-        return head + b"".join(piles) + bytes(node.order)
+        return head + node.piles() + bytes(node.order)
 
     def _cycle_w(self, node: CanfieldNode) -> int:
         """The waste size for the table. With unlimited passes, the sizes a pass from an empty
@@ -292,9 +330,9 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
         """True if some reserve card can never leave the reserve, so the node is lost
         (docs/solving.md, Canfield, rules 7 and 8). The answer depends only on the tableau,
         the foundations and the reserve (the stock and waste hold the other cards), so it is
-        remembered for the positions that differ only in the stock's order."""
-        layout = node.layout()
-        key = layout[: len(layout) - len(node.order)] + bytes(node.reserve)
+        remembered for the positions that differ only in the stock's order or the order of
+        the piles (the test treats the piles alike)."""
+        key = bytes(node.found) + node.piles() + bytes(node.reserve)
         known = self._dead_cache.get(key)
         if known is None:
             if len(self._dead_cache) >= 1_000_000:
@@ -308,12 +346,26 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
         which cards can be a tableau pile's top. It is stuck when it can neither go up nor onto
         such a card and no pile's bottom card can ever move (the only way a space, the third
         way out of the reserve, is made: rule 7), or when fewer piles can empty than cards
-        above it wait for a space (rule 8). Returns the rule that proves the node lost, or 0."""
+        above it wait for a space (rule 8), or when rule 8 holds both ways round for two cards
+        that compete for one card to go on (rule 9). Returns the rule that proves the node
+        lost, or 0. Sets of cards are bit sets (bit ``card``)."""
         reserve, found, tab, rel = node.reserve, node.found, node.tab, self.rel
+        up_to, in_play = self._up_to, self._in_play
         in_tableau = 0
+        bottoms = 0
+        tops_now = 0
         for pile in tab:
+            bottoms |= 1 << pile[0]
+            tops_now |= 1 << pile[-1]
             for card in pile:
                 in_tableau |= 1 << card
+        # Cards not on a foundation and not of the base rank: those that can be built.
+        free = (
+            in_play[found[0]]
+            | in_play[14 + found[1]]
+            | in_play[28 + found[2]]
+            | in_play[42 + found[3]]
+        )
         # With whole piles moving, a tableau card is uncovered only by the cards above it
         # going up, the one just above it last: ``cover[card]`` is that card (-1: none, or
         # with single cards moving, where every tableau card can be uncovered).
@@ -322,49 +374,137 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
             for pile in tab:
                 for index in range(len(pile) - 1):
                     cover[pile[index]] = pile[index + 1]
-        tops_now = [pile[-1] for pile in tab if pile]
         # The heights and tops of the card below, kept while freezing the next card cannot
         # change them: its foundation never got past it, and it was not among the tops.
         height: list[int] | None = None
+        up = 0
         top = -1
         frozen = 0
         for index, stuck in enumerate(reserve):
-            frozen |= 1 << stuck
-            if height is not None and height[stuck // 13] > rel[stuck]:
+            bit = 1 << stuck
+            frozen |= bit
+            if height is not None and up & bit:
                 height = None
-            if top >= 0 and top >> stuck & 1:
+            if top >= 0 and top & bit:
                 top = -1
-            if found[stuck // 13] == rel[stuck] or any(_FITS[stuck * 52 + t] for t in tops_now):
+            onto = _ONTO_BITS[stuck]
+            if found[stuck // 13] == rel[stuck] or tops_now & onto:
                 continue  # it can go up or onto a pile now (the tests below say so too)
             if height is None:
                 height = self._heights(found, cover, frozen)
+                up = up_to[height[0]] | up_to[14 + height[1]]
+                up |= up_to[28 + height[2]] | up_to[42 + height[3]]
                 top = -1
-            if rel[stuck] <= height[stuck // 13]:
-                continue  # it could go up
+            if height[stuck // 13] >= rel[stuck]:
+                continue  # it could go up (the heights reach it: it is next)
+            allowed = free & ~(in_tableau | frozen)
             if top < 0:
                 # The cards that can ever be a pile's top: those that can be uncovered, and
                 # what builds on them from the stock, the waste and the reserve above
                 # ``stuck`` (not from a foundation; a base-rank card never stays in play).
-                top = _closure(
-                    _uncovered(tab, cover, height, rel), 0, in_tableau | frozen, found, rel
-                )
-            if any(top >> onto & 1 for onto in _ONTO[stuck]):
+                top = _closure(self._uncovered(tab, up, in_tableau), 0, allowed)
+            if top & onto:
                 continue  # it could go onto a pile
-            if not any(_leaves(pile[0], top, height, rel) for pile in tab):
+            if not any(up >> pile[0] & 1 or top & _ONTO_BITS[pile[0]] for pile in tab):
                 return 7  # no pile can ever empty, so no space comes for it
             # Rule 8: every space that comes while ``stuck`` waits takes the reserve's top
             # card; a reserve card above it that can leave no other way takes one, and a
             # card that filled a space and leaves again makes at most one more. The cards
             # above can be tops once they fill spaces.
             above = [card for card in reserve[index + 1 :] if rel[card]]
-            wider = _closure(above, top, in_tableau | frozen, found, rel)
-            if any(wider >> onto & 1 for onto in _ONTO[stuck]):
+            above_bits = sum(1 << card for card in above)
+            wider = _closure(above_bits, top, allowed)
+            if wider & onto:
                 continue
-            emptied = sum(1 for pile in tab if _leaves(pile[0], wider, height, rel))
-            waiting = sum(1 for card in above if not _leaves(card, wider, height, rel))
-            if emptied <= waiting:
+            if _waits_in_vain(tab, above, up, wider, 0):
                 return 8
+            # Rule 9: the cards that can be put on a card and never go up.
+            placeable = free & ~up & ~frozen & ~(in_tableau & ~bottoms)
+            if not self.move_top and self._shared_slot(
+                tab,
+                above,
+                self._uncovered(tab, up, in_tableau) | above_bits,
+                up,
+                wider,
+                allowed,
+                placeable,
+                0,
+                SPLIT_DEPTH,
+            ):
+                return 9
         return 0
+
+    def _uncovered(self, tab: tuple[Pile, ...], up: int, in_tableau: int) -> int:
+        """The tableau cards that can be uncovered with the cards of ``up`` on foundations:
+        each pile's top, and with whole piles moving, the cards under it down to the first
+        whose cover does not go up (the heights take a card only after its cover)."""
+        if self.move_top:
+            return in_tableau
+        cards = 0
+        for pile in tab:
+            index = len(pile) - 1
+            cards |= 1 << pile[index]
+            while index and up >> pile[index] & 1:
+                index -= 1
+                cards |= 1 << pile[index]
+        return cards
+
+    def _shared_slot(
+        self,
+        tab: tuple[Pile, ...],
+        above: list[int],
+        starts: int,
+        up: int,
+        wider: int,
+        allowed: int,
+        placeable: int,
+        never: int,
+        depth: int,
+    ) -> bool:
+        """Rule 9 (whole piles moving): two cards of one rank and colour that can never go up
+        (``placeable``: they can be put on a card, so not frozen and in the tableau only a
+        pile's bottom), when only one of the two cards they go on can ever be a top, are not
+        both put on a card while the stuck card waits: the first stays there for good. So if
+        the stuck card is proved never to leave with either of them never put on a card
+        (rule 8's count, or this rule again, ``depth`` levels deep), it never leaves.
+        ``wider`` holds the tops (none of which the stuck card goes on), ``never`` the cards
+        already assumed never put on a card, ``starts`` the tops that need no building
+        (uncovered cards, reserve cards above the stuck one)."""
+        # Ranks (as 13-bit sets) of the classes with both cards placeable, and of the
+        # classes whose two cards to go on have exactly one among the wider tops.
+        red_both = placeable >> 13 & placeable >> 26 & _RANKS
+        black_both = placeable & placeable >> 39 & _RANKS
+        red_split = red_both & _down((wider ^ wider >> 39) & _RANKS)
+        black_split = black_both & _down((wider >> 13 ^ wider >> 26) & _RANKS)
+        if not red_split | black_split:
+            return False
+        pairs = [(13 + rank, 26 + rank) for rank in range(13) if red_split >> rank & 1]
+        pairs += [(rank, 39 + rank) for rank in range(13) if black_split >> rank & 1]
+        for pair in pairs:
+            for card in pair:
+                bit = 1 << card
+                narrower = allowed & ~bit
+                # Fewer tops than ``wider``, which had none that ``stuck`` goes on: it still
+                # leaves only into a space.
+                tops = _closure(starts, 0, narrower)
+                if _waits_in_vain(tab, above, up, tops, never | bit):
+                    continue
+                if depth > 1 and self._shared_slot(
+                    tab,
+                    above,
+                    starts,
+                    up,
+                    tops,
+                    narrower,
+                    placeable & ~bit,
+                    never | bit,
+                    depth - 1,
+                ):
+                    continue
+                break
+            else:
+                return True
+        return False
 
     def _heights(self, found: tuple[int, ...], cover: list[int], frozen: int) -> list[int]:
         """The fixpoint of the heights the foundations can reach with the ``frozen`` cards
