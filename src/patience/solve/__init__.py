@@ -62,7 +62,7 @@ SOLVER_VERSIONS: dict[str, int] = {
     "spider": 4,
     "canfield": 4,
     "accordion": 2,
-    "napoleon": 2,
+    "napoleon": 3,
     "leonis-own": 2,
     "leopard": 2,
 }

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from functools import lru_cache
-from itertools import pairwise
 
 from ..games.napoleon import FOUNDATIONS, TABLEAU, Napoleon, NapoleonState
 from ..moves import Move
@@ -33,7 +32,8 @@ WASTE = -1
 Step = tuple[int, int, int, tuple[tuple[int, int], ...]]
 CHAIN = -2
 # How a state's promise is weighed (docs/solving.md, Napoleon at St Helena, "Order"): a space,
-# a card on a card it does not build on in a column or in the waste, a card on a foundation.
+# a card on a card it does not build on in a column or in the waste, a card on a foundation
+# (and buried cards, below).
 SPACE_WEIGHT = 10
 BREAK_WEIGHT = 2
 WASTE_WEIGHT = 3
@@ -44,7 +44,7 @@ TURN_ONLY = -3
 class NapoleonNode:
     """A Napoleon state as the solver holds it (see the module docstring)."""
 
-    __slots__ = ("_layout", "_path", "cols", "found", "order", "w")
+    __slots__ = ("_layout", "_path", "_score", "cols", "found", "order", "w")
 
     def __init__(self, cols: tuple[bytes, ...], found: bytes, order: bytes, w: int) -> None:
         self.cols = cols
@@ -53,6 +53,7 @@ class NapoleonNode:
         self.w = w
         self._path: bytes | None = None
         self._layout: bytes | None = None
+        self._score: int | None = None
 
     def layout(self) -> bytes:
         """The columns and how many cards other than aces the stock and waste hold: shared by
@@ -100,6 +101,16 @@ class NapoleonAdapter(Adapter[NapoleonNode, Step]):
     #: 10,000, 20,000, ... nodes (docs/solving.md, Napoleon at St Helena, "Restarts").
     restart_nodes: int | None = 5_000
     first_run_nodes: int | None = 20_000
+    #: The staged search's tries (width, expansions per start of a stage), each wider and
+    #: longer than the one before; the last is only reached when the others die out early
+    #: (docs/solving.md, Napoleon at St Helena, "Staged search").
+    staged_tries: tuple[tuple[int, int], ...] = (
+        (4, 200),
+        (16, 400),
+        (64, 800),
+        (256, 1600),
+        (1024, 3200),
+    )
 
     def __init__(self, rules: Napoleon) -> None:
         self.rules = rules
@@ -115,6 +126,14 @@ class NapoleonAdapter(Adapter[NapoleonNode, Step]):
         # the run number (the same on every run and machine), goes first: the early runs stay
         # close to the order of promise, the later ones stray further.
         return one_of_the_first(steps, node.path(), restart, restart + 1)
+
+    def score(self, node: NapoleonNode) -> float:
+        return _promise(node)
+
+    def stage(self, node: NapoleonNode) -> int:
+        # The stock left, in steps of STAGE_CARDS: a stage lets the best-first search inside it
+        # weigh turning a few cards against rearranging the columns.
+        return (len(node.order) - node.w) // STAGE_CARDS
 
     # -- conversion ----------------------------------------------------------------------------
 
@@ -335,19 +354,50 @@ def _lateral(node: NapoleonNode, step: Step) -> bool:
     return len(col) > 1 and bool(onto) and col[-2] == onto[-1]
 
 
+# Cards buried in a column or in the waste (lying above a lower card of their own suit, which
+# cannot go up before they move away) weigh too.
+BURIED_WEIGHT = 1
+WASTE_BURIED_WEIGHT = 2
+#: Cards of the stock that make one stage of the staged search.
+STAGE_CARDS = 4
+
+
 @lru_cache(maxsize=1 << 16)
-def _breaks(pile: bytes) -> int:
-    """How many cards of ``pile`` lie on a card they do not build on (each must move away)."""
-    return sum(1 for below, above in pairwise(pile) if above + 1 != below or above % 13 == 12)
+def _pile(pile: bytes) -> tuple[int, int]:
+    """How many cards of ``pile`` lie on a card they do not build on, and how many lie above a
+    lower card of their own suit (buried: that card cannot go up before they move away)."""
+    breaks = 0
+    buried = 0
+    low = [13, 13, 13, 13]
+    below = -1
+    for face in pile:
+        suit, rank = divmod(face, 13)
+        if below >= 0 and (face + 1 != below or rank == 12):
+            breaks += 1
+        if low[suit] < rank:
+            buried += 1
+        else:
+            low[suit] = rank
+        below = face
+    return breaks, buried
 
 
 def _promise(node: NapoleonNode) -> int:
-    """How promising a state looks: cards on the foundations, few cards lying on cards they do
-    not build on (in the columns and the waste), spaces."""
-    score = FOUND_WEIGHT * sum((value - 1) % 13 + 1 for value in node.found if value)
-    for col in node.cols:
-        score -= BREAK_WEIGHT * _breaks(col) if col else -SPACE_WEIGHT
-    score -= WASTE_WEIGHT * _breaks(node.order[: node.w])
+    """How promising a state looks (computed once per node): cards on the foundations, spaces,
+    few cards lying on cards they do not build on and few buried cards, in the columns and
+    the waste. The order of the steps and the staged search's score."""
+    score = node._score
+    if score is None:
+        score = FOUND_WEIGHT * sum((value - 1) % 13 + 1 for value in node.found if value)
+        for col in node.cols:
+            if col:
+                breaks, buried = _pile(col)
+                score -= BREAK_WEIGHT * breaks + BURIED_WEIGHT * buried
+            else:
+                score += SPACE_WEIGHT
+        breaks, buried = _pile(node.order[: node.w])
+        score -= WASTE_WEIGHT * breaks + WASTE_BURIED_WEIGHT * buried
+        node._score = score
     return score
 
 
