@@ -8,6 +8,9 @@ import multiprocessing
 import os
 import random
 import sqlite3
+import subprocess
+import sys
+import time
 import warnings
 from collections.abc import Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -515,3 +518,54 @@ def test_chunks_hold_several_per_worker_and_at_most_five_minutes_of_budget() -> 
     assert chunk_size_for(1000, 2, seconds=10) == 25
     assert chunk_size_for(1000, 2, seconds=60) == 5
     assert chunk_size_for(1000, 2, seconds=600) == 1
+
+
+def test_a_terminated_driver_stops_its_workers(tmp_path: Path) -> None:
+    """SIGTERM to `patience study run` (kill, a job scheduler) stops it as Ctrl-C does: its
+    pool's workers end with it instead of solving on for nobody."""
+    psutil = pytest.importorskip("psutil")
+    command = [
+        str(Path(sys.executable).with_name("patience")),
+        "study",
+        "run",
+        "spider",
+        "--range",
+        "1-4",
+        "--budget",
+        "60",
+        "--jobs",
+        "1",
+        "--chunk",
+        "1",
+        "--db",
+        str(tmp_path / "study.sqlite3"),
+    ]
+    # Files, not pipes: a worker left behind would hold a pipe open and hang the test.
+    errors = tmp_path / "stderr.txt"
+    with errors.open("wb") as stderr:
+        driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[Any] = []
+        while not workers and time.monotonic() < deadline:
+            time.sleep(0.5)
+            # The pool's workers are the forkserver's children (the driver's grandchildren).
+            workers = [
+                process
+                for process in psutil.Process(driver.pid).children(recursive=True)
+                if process.ppid() != driver.pid
+            ]
+        assert workers, "the study started no worker process"
+        time.sleep(2)  # let the worker take its chunk
+        driver.terminate()
+        driver.wait(timeout=60)
+        _, alive = psutil.wait_procs(workers, timeout=20)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        for process in workers:
+            if process.is_running():
+                process.kill()
+    assert not alive, [process.pid for process in alive]
+    assert driver.returncode != 0
+    assert "interrupted" in errors.read_text()

@@ -8,6 +8,7 @@ writes the proved-winnable deals that the web app's "winnable deals only" deals 
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -105,6 +106,10 @@ db_option = click.option(
     default=None,
     help="The results file (default: studies.sqlite3 in the data directory).",
 )
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 @main.group("study")
@@ -245,6 +250,9 @@ def run_command(
         )
 
     summary: RunSummary | None = None
+    # A driver killed by SIGTERM (kill, a job scheduler) stops as Ctrl-C does: the pool's
+    # workers are stopped with it (else they would go on solving chunks nobody stores).
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with progress:
             summary = run_study(
@@ -269,6 +277,7 @@ def run_command(
     except SolverError as error:  # a bug in a solver, never a result: nothing of it is stored
         raise click.ClickException(f"a solver failed, please report it: {error}") from None
     finally:
+        signal.signal(signal.SIGTERM, previous)
         runner.close()
         db.close()
     counts = summary.counts
