@@ -302,20 +302,26 @@ def test_stuck_reserve_rule_agrees_with_the_plain_search_and_cuts(
     assert fired > dead_roots
 
 
-def test_rule_8_agrees_with_the_plain_search_and_proves_more_than_rule_7(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Positions with built piles, where spaces come from piles moving: rule 8 (more reserve
-    cards waiting for spaces than piles that can empty) fires and never changes an answer."""
-    rules_fired: list[int] = []
+@pytest.fixture
+def rules_fired(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The dead-end rule each call of ``_find_stuck`` settled by (0: none), as the test runs."""
+    fired: list[int] = []
     real = CanfieldAdapter._find_stuck
 
     def spy(self: CanfieldAdapter, node: Any) -> int:
         rule = real(self, node)
-        rules_fired.append(rule)
+        fired.append(rule)
         return rule
 
     monkeypatch.setattr(CanfieldAdapter, "_find_stuck", spy)
+    return fired
+
+
+def test_rule_8_agrees_with_the_plain_search_and_proves_more_than_rule_7(
+    rules_fired: list[int],
+) -> None:
+    """Positions with built piles, where spaces come from piles moving: rule 8 (more reserve
+    cards waiting for spaces than piles that can empty) fires and never changes an answer."""
     answers = set()
     for seed in range(30):
         game = endgame(seed, left=22, built=True, spaces="waste")
@@ -339,20 +345,11 @@ def test_rule_9_proves_deal_50_lost_at_once() -> None:
     assert solution.nodes == 1
 
 
-def test_rule_9_agrees_with_the_plain_search(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rule_9_agrees_with_the_plain_search(rules_fired: list[int]) -> None:
     """Rule 9 fires on these positions and never changes an answer. Each of these looser
     rules answers ``unwinnable`` for some winnable position here (checked when the rule was
     written): splitting on a pair whose two cards to go on can both be tops, splitting on
     cards that can go up, or taking one case of the split only."""
-    rules_fired: list[int] = []
-    real = CanfieldAdapter._find_stuck
-
-    def spy(self: CanfieldAdapter, node: Any) -> int:
-        rule = real(self, node)
-        rules_fired.append(rule)
-        return rule
-
-    monkeypatch.setattr(CanfieldAdapter, "_find_stuck", spy)
     fired = 0
     answers = set()
     for seed in range(400):
