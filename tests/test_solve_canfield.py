@@ -29,15 +29,12 @@ def fits_on(card: str, onto: str) -> bool:
     return (rank + 1) % 13 == below and (card[1] in "dh") != (onto[1] in "dh")
 
 
-def endgame(seed: int, left: int, built: bool = False, **options: Any) -> Game:
-    """A random Canfield position with ``left`` cards off the foundations, spread over the
-    reserve, the stock, the waste and the tableau (one card a pile; with ``built``, piles of
-    up to five cards built down in alternating colours, and a reserve of at least one)."""
-    rng = random.Random(seed)
-    base = rng.randint(1, 13)
+def _off_the_foundations(
+    rng: random.Random, base: int, left: int, pool: tuple[int, ...]
+) -> tuple[list[int], list[str]]:
+    """Foundation heights with ``left`` cards taken off, from suits drawn out of ``pool``, and
+    those cards shuffled."""
     heights = [13, 13, 13, 13]
-    # Cards of one colour never build on each other: such positions are often unwinnable.
-    pool = rng.choice([(0, 1, 2, 3), (0, 3), (1, 2)])
     while sum(heights) > 52 - left:
         suit = rng.choice(pool)
         if heights[suit] > 1:
@@ -48,19 +45,36 @@ def endgame(seed: int, left: int, built: bool = False, **options: Any) -> Game:
         for place in range(heights[suit], 13)
     ]
     rng.shuffle(rest)
+    return heights, rest
+
+
+def _build(rng: random.Random, tableau: list[list[str]], rest: list[str]) -> None:
+    """Build up to four cards of ``rest`` down in alternating colours on each pile."""
+    for pile in tableau:
+        for _ in range(rng.randint(0, 4)):
+            fits = [name for name in rest if fits_on(name, pile[-1])]
+            if not fits:
+                break
+            pile.append(rng.choice(fits))
+            rest.remove(pile[-1])
+
+
+def endgame(seed: int, left: int, built: bool = False, **options: Any) -> Game:
+    """A random Canfield position with ``left`` cards off the foundations, spread over the
+    reserve, the stock, the waste and the tableau (one card a pile; with ``built``, piles of
+    up to five cards built down in alternating colours, and a reserve of at least one)."""
+    rng = random.Random(seed)
+    base = rng.randint(1, 13)
+    # Cards of one colour never build on each other: such positions are often unwinnable.
+    pool = rng.choice([(0, 1, 2, 3), (0, 3), (1, 2)])
+    heights, rest = _off_the_foundations(rng, base, left, pool)
     reserve_size = rng.randint(1 if built else 0, min(8, len(rest) - 4))
     reserve, rest = rest[:reserve_size], rest[reserve_size:]
     spaces = 0 if reserve else rng.randint(0, 2)
     tableau = [[card] for card in rest[: 4 - spaces]]
     rest = rest[4 - spaces :]
     if built:
-        for pile in tableau:
-            for _ in range(rng.randint(0, 4)):
-                fits = [c for c in rest if fits_on(c, pile[-1])]
-                if not fits:
-                    break
-                pile.append(rng.choice(fits))
-                rest.remove(pile[-1])
+        _build(rng, tableau, rest)
     return _layout(rng, base, heights, reserve, tableau, rest, options)
 
 
@@ -71,17 +85,7 @@ def blocked_endgame(seed: int, left: int, **options: Any) -> Game:
     docs/solving.md, Canfield)."""
     rng = random.Random(seed)
     base = rng.randint(1, 13)
-    heights = [13, 13, 13, 13]
-    while sum(heights) > 52 - left:
-        suit = rng.randrange(4)
-        if heights[suit] > 1:
-            heights[suit] -= 1
-    rest = [
-        card((base - 1 + place) % 13 + 1, suit)
-        for suit in range(4)
-        for place in range(heights[suit], 13)
-    ]
-    rng.shuffle(rest)
+    heights, rest = _off_the_foundations(rng, base, left, (0, 1, 2, 3))
     colour = rng.choice([(1, 2), (0, 3)])
     bottom = [card((base - 1 + heights[suit]) % 13 + 1, suit) for suit in colour]
     bottom = [name for name in bottom if name in rest]
@@ -91,13 +95,7 @@ def blocked_endgame(seed: int, left: int, **options: Any) -> Game:
     reserve, rest = bottom + rest[:reserve_size], rest[reserve_size:]
     tableau = [[name] for name in rest[:4]]
     rest = rest[4:]
-    for pile in tableau:
-        for _ in range(rng.randint(0, 4)):
-            fits = [name for name in rest if fits_on(name, pile[-1])]
-            if not fits:
-                break
-            pile.append(rng.choice(fits))
-            rest.remove(pile[-1])
+    _build(rng, tableau, rest)
     return _layout(rng, base, heights, reserve, tableau, rest, options)
 
 
