@@ -33,11 +33,11 @@ import websockets
 
 SERVER = """
 import sys, uvicorn
-from patience.server import create_app
+from patience.server import MAX_FRAME, create_app
 # Every table comes from this one address: no bound on creations.
 uvicorn.run(create_app(sys.argv[1], creations_per_minute=None), host="127.0.0.1",
             port=int(sys.argv[2]),
-            log_level="warning", ws_max_size=1 << 20)
+            log_level="warning", ws_max_size=MAX_FRAME)
 """
 
 

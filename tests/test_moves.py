@@ -105,6 +105,14 @@ def test_malformed_text_is_refused(text: str) -> None:
     assert text.strip()[:3] in str(info.value) or "move" in str(info.value)
 
 
+def test_json_move_nested_too_deeply_is_refused() -> None:
+    deep = '{"from": ' + "[" * 3000 + "]" * 3000 + "}"
+    with pytest.raises(MoveSyntaxError, match="nested too deeply"):
+        Move.parse(deep)
+    with pytest.raises(patience.IllegalMove, match="nested too deeply"):
+        patience.new("klondike", deal=7).push(deep)
+
+
 @pytest.mark.parametrize("text", ["t3-", "t3--f1", "stock-", "-"])
 def test_card_move_without_target_is_refused(text: str) -> None:
     with pytest.raises(MoveSyntaxError):

@@ -438,6 +438,16 @@ def test_bad_json() -> None:
     assert str(error).startswith("line 3: bad JSON: Expecting property name")
 
 
+def test_json_nested_too_deeply() -> None:
+    # A few kilobytes of brackets make Python's JSON reader raise RecursionError.
+    deep = '{"format": "patience-record", "moves": ' + "[" * 3000 + "]" * 3000 + "}"
+    assert "nested too deeply" in str(refusal(deep))
+    position = HEAD.replace('[Deal "7"]', '[Position "' + "[" * 3000 + "]" * 3000 + '"]')
+    error = refusal(position + "\n*\n")
+    assert error.line == 3
+    assert "nested too deeply" in str(error)
+
+
 def test_json_that_is_not_a_record() -> None:
     assert 'needs "format": "patience-record"' in str(refusal('{"game": "klondike"}'))
 

@@ -204,7 +204,7 @@ def test_a_game_resumes_after_a_server_restart(db_path: Path) -> None:
 def test_malformed_and_oversized_requests_are_refused(client: TestClient) -> None:
     table = new_table(client)["table"]
     headers = {"content-type": "application/json"}
-    for body in (b"{not json", b"\xff\xfe", b'"just a string"', b"[]"):
+    for body in (b"{not json", b"\xff\xfe", b'"just a string"', b"[]", b"[" * 3000 + b"]" * 3000):
         response = client.post(f"/api/tables/{table}", content=body, headers=headers)
         assert response.status_code == 400, body
         assert "error" in response.json()

@@ -21,8 +21,8 @@ import patience
 import patience.bots
 from patience.games import get_rules
 from patience.moves import Move
-from patience.server import create_app, shared
-from patience.server.shared import MAX_MESSAGE, shared_games
+from patience.server import MAX_BODY, create_app, shared
+from patience.server.shared import shared_games
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -225,7 +225,7 @@ def test_the_catalogue_and_bad_tables(client: TestClient) -> None:
         response = client.post("/api/shared", json=body)
         assert response.status_code == 400, body
         assert response.json()["error"]
-    assert client.post("/api/shared", content=b"{" * (MAX_MESSAGE + 1)).status_code == 413
+    assert client.post("/api/shared", content=b"{" * (MAX_BODY + 1)).status_code == 413
     assert client.get("/api/shared/nosuch").status_code == 404
     table = create(client, "leopard", ["open", "open", "greedy"], options={"players": 3})
     state = client.get(f"/api/shared/{table}").json()
@@ -303,7 +303,7 @@ def test_two_people_play_leopard_with_every_refusal(client: TestClient, db_path:
         assert stale["state"]["seq"] == 0
         assert mover.error("{oops")["status"] == 400
         assert mover.error("[1]")["status"] == 400
-        assert mover.error("x" * (MAX_MESSAGE + 1))["status"] == 413
+        assert mover.error("x" * (MAX_BODY + 1))["status"] == 413
         assert mover.error({"type": "move", "seq": 0})["status"] == 400
         assert mover.error({"type": "move", "move": move})["status"] == 400
         assert mover.error({"type": "teleport"})["status"] == 400

@@ -48,7 +48,7 @@ def serve_command(host: str, port: int, db_path: Path | None) -> None:
 
     import uvicorn
 
-    from .server import MAX_BODY, create_app
+    from .server import MAX_FRAME, create_app
     from .store import StoreError
     from .study.winnable import WinnableDealPicker
 
@@ -60,4 +60,4 @@ def serve_command(host: str, port: int, db_path: Path | None) -> None:
     except (OSError, sqlite3.Error) as error:
         raise click.ClickException(f"cannot open the store {path}: {error}") from None
     click.echo(f"patience: serving on http://{host}:{port}/ (store: {path})")
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_BODY, log_level="warning")
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="warning")

@@ -17,6 +17,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from . import jsontext
 from .cards import Card, CardError, packs
 from .deals import check_deal, random_deal
 from .moves import Move, MoveSyntaxError
@@ -576,8 +577,8 @@ class Game:
         """
         if isinstance(text, str) and text.strip().startswith("{"):
             try:
-                text = json.loads(text)
-            except json.JSONDecodeError as error:
+                text = jsontext.loads(text)
+            except jsontext.JSONTextError as error:
                 raise MoveSyntaxError(f"cannot read move {text!r}: bad JSON ({error})") from None
         own = None if isinstance(text, Mapping) else self.rules.parse_text(self.state, text)
         if own is not None:

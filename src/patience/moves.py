@@ -15,10 +15,11 @@ Move.parse('t3-t5:3')
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from . import jsontext
 
 __all__ = ["ACTION_NAMES", "ArgValue", "Move", "MoveSyntaxError", "register_action"]
 
@@ -106,8 +107,8 @@ class Move:
         text = text.strip()
         if text.startswith("{"):
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as error:
+                data = jsontext.loads(text)
+            except jsontext.JSONTextError as error:
                 raise MoveSyntaxError(f"cannot read move {text!r}: bad JSON ({error})") from None
             return cls.from_json(data)
         lowered = text.lower()

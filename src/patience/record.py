@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import jsontext
 from .deals import SHUFFLE_VERSION, DealError, check_deal
 from .engine import Game, IllegalMove, Outcome, check_forced
 from .games import get_rules, resolve_name
@@ -559,8 +560,8 @@ def _read_tags(tags: dict[str, tuple[str, int]]) -> _Head:
     elif "Position" in tags:
         position_text, line = tags["Position"]
         try:
-            data = json.loads(position_text)
-        except json.JSONDecodeError as error:
+            data = jsontext.loads(position_text)
+        except jsontext.JSONTextError as error:
             raise RecordError(f"the Position tag is not JSON: {error}", line=line) from None
         if not isinstance(data, dict):
             raise RecordError("the Position tag must hold a position JSON object", line=line)
@@ -757,12 +758,9 @@ def _json_value(value: object) -> str:
 
 def _read_json(text: str) -> Record:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(
-            f"bad JSON: {error.msg} (line {error.lineno}, column {error.colno})",
-            line=error.lineno,
-        ) from None
+        data = jsontext.loads(text)
+    except jsontext.JSONTextError as error:
+        raise RecordError(f"bad JSON: {error.reason}", line=error.line) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise RecordError(f'this JSON is not a game record: it needs "format": "{FORMAT_NAME}"')
     known = {"format", "version", "shuffle", "game", "options", "deal", "position"}

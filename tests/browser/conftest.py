@@ -63,12 +63,15 @@ class LiveServer:
     def start(self) -> LiveServer:
         import uvicorn
 
-        from patience.server import create_app
+        from patience.server import MAX_FRAME, create_app
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             app = create_app(self.db_path, **self.hooks)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        # As `patience serve` runs it (cli_web.py), so that size limits are tested as served.
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=MAX_FRAME
+        )
         self._server = server = uvicorn.Server(config)
         self._thread = thread = threading.Thread(target=server.run, daemon=True)
         thread.start()

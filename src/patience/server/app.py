@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
@@ -45,12 +44,20 @@ from .. import record
 from ..engine import Game
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
-from .http import CREATIONS_PER_MINUTE, MAX_BODY, CreationLimit, page_response, read_json
+from .http import (
+    CREATIONS_PER_MINUTE,
+    MAX_BODY,
+    MAX_FRAME,
+    CreationLimit,
+    page_response,
+    read_json,
+    read_message,
+)
 from .rules import RulesBook
 from .shared import shared_routes
 from .tables import CommandError, DealPicker, Table, Tables, catalogue
 
-__all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "WEB_DIR", "create_app"]
+__all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "MAX_FRAME", "WEB_DIR", "create_app"]
 
 #: The cookie that holds the player's name.
 COOKIE = "patience_player"
@@ -381,14 +388,11 @@ def create_app(
         try:
             await socket.send_json({"type": "state", "state": table.state(seat)})
             while True:
-                text = await socket.receive_text()
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
                 try:
-                    if len(text.encode("utf-8")) > MAX_BODY:
-                        raise CommandError(413, f"a message has at most {MAX_BODY} bytes")
-                    try:
-                        data = json.loads(text)
-                    except json.JSONDecodeError as error:
-                        raise CommandError(400, f"the message is not JSON: {error}") from None
+                    data = read_message(message.get("text"))
                     # The table may have been rebuilt from the store since this socket joined.
                     table = tables.get(table.id)
                     async with table.lock:

@@ -3,7 +3,6 @@ pages' security policy, reading a JSON body, and serving a page."""
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections import deque
@@ -13,13 +12,27 @@ from typing import Any
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, Response
 
+from .. import jsontext
 from ..web import WEB_DIR
 from .tables import CommandError
 
-__all__ = ["CREATIONS_PER_MINUTE", "CSP", "MAX_BODY", "CreationLimit", "page_response", "read_json"]
+__all__ = [
+    "CREATIONS_PER_MINUTE",
+    "CSP",
+    "MAX_BODY",
+    "MAX_FRAME",
+    "CreationLimit",
+    "page_response",
+    "read_json",
+    "read_message",
+]
 
 #: The largest request body (or websocket message) accepted, in bytes.
 MAX_BODY = 16 * 1024
+#: The largest websocket frame the web server (uvicorn's ``ws_max_size``) lets through to the
+#: app. It is far above :data:`MAX_BODY` so that an oversized message gets the app's 413 error
+#: and the connection stays open; only a frame over this makes uvicorn close it (code 1009).
+MAX_FRAME = 1024 * 1024
 #: Tables one client address may create in any minute, one-player and shared together.
 CREATIONS_PER_MINUTE = 120
 #: What a page may load: only our own files, no inline scripts.
@@ -43,9 +56,23 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
     if not body:
         return {}
     try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        return jsontext.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, jsontext.JSONTextError) as error:
         raise CommandError(400, f"the request body is not JSON: {error}") from None
+
+
+def read_message(text: str | None) -> Any:
+    """A websocket message's JSON value (``text`` is None for a binary message); a binary
+    message, one over :data:`MAX_BODY` bytes or one that is not JSON is a :class:`CommandError`
+    (400 or 413)."""
+    if text is None:
+        raise CommandError(400, "send JSON text, not binary messages")
+    if len(text.encode("utf-8")) > MAX_BODY:
+        raise CommandError(413, f"a message has at most {MAX_BODY} bytes")
+    try:
+        return jsontext.loads(text)
+    except jsontext.JSONTextError as error:
+        raise CommandError(400, f"the message is not JSON: {error}") from None
 
 
 def page_response(filename: str) -> Response:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -53,12 +52,11 @@ from ..engine import Game, IllegalMove
 from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
-from .http import MAX_BODY, CreationLimit, page_response, read_json
+from .http import CreationLimit, page_response, read_json, read_message
 from .tables import CommandError, game_entry
 
 __all__ = [
     "DEFAULT_ABSENCE",
-    "MAX_MESSAGE",
     "SharedTable",
     "SharedTables",
     "shared_catalogue",
@@ -69,8 +67,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: The largest websocket message or request body accepted, in bytes (as for one-player tables).
-MAX_MESSAGE = MAX_BODY
 #: Seconds a person may be gone before a bot plays his seat.
 DEFAULT_ABSENCE = 120.0
 #: The longest absence a table may set (a day).
@@ -410,14 +406,10 @@ class SharedTables:
 
     # -- messages from a connection -----------------------------------------------------------
 
-    async def handle(self, table: SharedTable, socket: WebSocket, text: str) -> None:
-        """Act on one message; a refused one raises :class:`CommandError` and changes nothing."""
-        if len(text.encode("utf-8")) > MAX_MESSAGE:
-            raise CommandError(413, f"a message has at most {MAX_MESSAGE} bytes")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise CommandError(400, f"the message is not JSON: {error}") from None
+    async def handle(self, table: SharedTable, socket: WebSocket, text: str | None) -> None:
+        """Act on one message (None: a binary one); a refused one raises :class:`CommandError`
+        and changes nothing."""
+        data = read_message(text)
         if not isinstance(data, dict):
             raise CommandError(400, 'a message is a JSON object like {"type": "move", ...}')
         kind = data.get("type")
@@ -705,11 +697,8 @@ def shared_routes(store: Store, limit: CreationLimit | None = None) -> list[Base
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                text = message.get("text")
                 try:
-                    if text is None:
-                        raise CommandError(400, "send JSON text, not binary messages")
-                    await tables.handle(table, socket, text)
+                    await tables.handle(table, socket, message.get("text"))
                 except CommandError as error:
                     reply: dict[str, Any] = {
                         "type": "error",
