@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import patience
 from patience import record
-from patience.server import MAX_BODY, create_app
+from patience.server import COOKIE, MAX_BODY, create_app
 from patience.server.http import CreationLimit
 from patience.server.tables import CommandError, one_player_games
 from patience.store import Store
@@ -67,7 +67,8 @@ def test_pages_and_static_files_are_served(client: TestClient) -> None:
         assert page.status_code == 200
         assert '<script type="module" src="/static/app.js">' in page.text
         assert "default-src 'self'" in page.headers["content-security-policy"]
-    for name in ("app.js", "api.js", "cards.js", "layout.js", "table.js", "style.css"):
+    assert '<link rel="stylesheet" href="/static/start.css">' in client.get("/").text
+    for name in ("app.js", "api.js", "cards.js", "layout.js", "table.js", "style.css", "start.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
 
@@ -79,6 +80,10 @@ def test_the_catalogue_lists_every_one_player_game_with_its_options(client: Test
     draw = next(option for option in games["klondike"]["options"] if option["name"] == "draw")
     assert (draw["default"], draw["choices"]) == (3, [1, 3])
     assert games["spider"]["summary"]
+    # Every option has a readable label, not its key.
+    labels = {(name, o["name"]): o["label"] for name, g in games.items() for o in g["options"]}
+    assert labels[("klondike", "from_foundation")] == "Cards back from the foundations"
+    assert all(label and "_" not in label for label in labels.values())
 
 
 def test_a_table_sends_the_view_and_never_a_face_down_card(client: TestClient) -> None:
@@ -216,6 +221,60 @@ def test_malformed_and_oversized_requests_are_refused(client: TestClient) -> Non
     assert send(client, "nosuchtable", "undo").status_code == 404
 
 
+@pytest.mark.parametrize("events", ["0", "1", True, False, -1, 0.5, [0], {"n": 0}])
+def test_events_that_are_not_a_whole_number_are_refused_as_malformed(
+    client: TestClient, events: Any
+) -> None:
+    table = new_table(client)["table"]
+    send(client, table, "move", move="t7-f1")  # events is 1 now: True == 1 must not pass
+    for response in (
+        send(client, table, "undo", events=events),
+        client.post(f"/api/tables/{table}/autofinish", json={"events": events}),
+    ):
+        assert response.status_code == 400, response.text
+        assert "'events' is a whole number" in response.json()["error"]
+    assert client.get(f"/api/tables/{table}").json()["events"] == 1
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        socket.receive_json()
+        socket.send_json({"command": "undo", "events": events})
+        error = socket.receive_json()
+        assert (error["type"], error["status"]) == ("error", 400)
+    assert client.get(f"/api/tables/{table}").json()["events"] == 1
+
+
+@pytest.mark.parametrize("body", [[1], [], "x", 5, None, True])
+def test_a_new_table_from_a_body_that_is_not_an_object_is_refused(db_path: Path, body: Any) -> None:
+    # Room for two new tables: the refused requests must not use up the second.
+    with TestClient(create_app(db_path, creations_per_minute=2)) as client:
+        table = new_table(client)["table"]
+        headers = {"content-type": "application/json"}
+        for url in ("/api/tables", f"/api/tables/{table}/new"):
+            response = client.post(url, content=json.dumps(body), headers=headers)
+            assert response.status_code == 400, (url, response.text)
+            assert "send {" in response.json()["error"]
+        assert [row["table"] for row in client.get("/api/tables").json()] == [table]
+        assert client.post(f"/api/tables/{table}/new", json={}).status_code == 201
+
+
+@pytest.mark.parametrize("cookie", ["%ff%fe", "%C3", "a%2Cb", "%EF%BF%BD", "%00", "x" * 41])
+def test_a_bad_player_cookie_is_the_guest_and_creates_no_player(
+    client: TestClient, db_path: Path, cookie: str
+) -> None:
+    client.cookies.set(COOKIE, cookie)
+    assert client.get("/api/player").json() == {"name": "guest"}
+    state = new_table(client)
+    assert state["seats"] == ["guest"]
+    with Store(db_path) as store:
+        assert store.players() == ["guest"]
+
+
+def test_a_name_with_replacement_characters_is_refused(client: TestClient) -> None:
+    refused = client.post("/api/player", json={"name": "\ufffd\ufffd"})
+    assert refused.status_code == 400
+    assert "replacement characters" in refused.json()["error"]
+    assert client.get("/api/stats?player=%ff").status_code == 400
+
+
 def test_players_by_name_in_a_cookie(client: TestClient) -> None:
     assert client.get("/api/player").json() == {"name": "guest"}
     assert client.post("/api/player", json={"name": "a,b"}).status_code == 400
@@ -261,16 +320,86 @@ def test_a_won_game_counts_in_the_statistics(client: TestClient) -> None:
         state = send(client, table, "move", move=move.text()).json()
     assert state["outcome"]["result"] == "won"
     assert state["moves"] == len(won.moves)
-    lost = new_table(client)["table"]
+    lost = new_table(client, **won.options)["table"]
     send(client, lost, "resign")
+    other = new_table(client)["table"]  # the default options: counted apart
+    send(client, other, "resign")
     stats = client.get("/api/stats").json()
     assert stats["player"] == "ann"
-    (klondike,) = stats["games"]
+    default, klondike = stats["games"]
+    assert (default["title"], default["played"]) == ("Klondike", 1)
+    assert klondike["title"] == "Klondike, draw 1"
     assert (klondike["played"], klondike["won"], klondike["win_rate"]) == (2, 1, 0.5)
     assert (klondike["current_streak"], klondike["best_streak"]) == (0, 1)
     assert klondike["best_moves"] == len(won.moves)
     assert client.get("/api/stats?player=nobody").json()["games"] == []
     assert client.get("/api/stats?player=a,b").status_code == 400
+
+
+def test_statistics_and_unfinished_games_are_per_game_and_options_with_titles(
+    client: TestClient,
+) -> None:
+    for game, options in [
+        ("spider", {"suits": 1}),
+        ("spider", {"suits": 4}),
+        ("spider", {}),  # the defaults: four suits, as above
+        ("klondike", {"draw": 1}),
+        ("leonis-own", {}),
+    ]:
+        table = new_table(client, game, deal=3, **options)
+        send(client, table["table"], "move", move=table["view"]["legal_moves"][0])
+    games = client.get("/api/stats").json()["games"]
+    found = [(entry["title"], entry["played"]) for entry in games]
+    assert found == [
+        ("Klondike, draw 1", 1),
+        ("Leoni's Own", 1),
+        ("Spider", 2),
+        ("Spider, 1 suit", 1),
+    ]
+    assert games[3]["options"] == {"layout": 50, "auto_remove": True, "suits": 1}
+    unfinished = client.get("/api/tables?ongoing=1").json()
+    assert [row["title"] for row in unfinished] == [
+        "Leoni's Own",
+        "Klondike, draw 1",
+        "Spider",
+        "Spider",
+        "Spider, 1 suit",
+    ]
+
+
+def test_variant_titles_name_the_options_that_differ_from_the_defaults() -> None:
+    from patience.server.tables import variant_title
+
+    assert variant_title("klondike", {"draw": 3, "passes": "unlimited"}) == "Klondike"
+    assert variant_title("klondike", {"passes": 1, "from_foundation": False}) == (
+        "Klondike, 1 pass, no cards back from the foundations"
+    )
+    assert variant_title("spider", {"suits": 2, "layout": 54}) == "Spider, 54-card layout, 2 suits"
+    assert variant_title("accordion", {"dealing": "all"}) == "Accordion, all dealt at the start"
+    assert variant_title("klondike", {"draw": 7}) == "Klondike"  # no longer valid: left out
+    assert variant_title("chess", {}) == "chess"
+
+
+def test_the_time_of_a_win_is_the_same_at_the_table_and_in_the_statistics(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+    import types
+
+    from patience.server import tables as tables_module
+
+    # The table's own clock runs 0.35 s ahead of the store's: the table must show the stored
+    # finishing time all the same, as the statistics do.
+    ahead = types.SimpleNamespace(time=lambda: time.time() + 0.35)
+    monkeypatch.setattr(tables_module, "time", ahead)
+    won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
+    table = new_table(client, deal=won.deal, **won.options)["table"]
+    for move in won.moves:
+        state = send(client, table, "move", move=move.text()).json()
+    assert state["outcome"]["result"] == "won"
+    (entry,) = client.get("/api/stats").json()["games"]
+    assert entry["best_seconds"] == state["elapsed"]
+    assert client.get(f"/api/tables/{table}").json()["elapsed"] == state["elapsed"]
 
 
 def test_the_hint_hook_says_it_needs_the_solver(client: TestClient) -> None:
@@ -347,6 +476,24 @@ def test_the_rules_of_every_game_come_as_html(client: TestClient) -> None:
     klondike = client.get("/api/rules/klondike").json()["html"]
     assert "Klondike" in klondike
     assert "<script" not in klondike.lower()
+
+
+def test_a_rules_page_option_table_renders_as_a_table(client: TestClient) -> None:
+    spider = client.get("/api/rules/spider").json()["html"]
+    assert "<table>" in spider
+    assert "<th>option</th>" in spider
+    assert "<td><code>suits</code></td>" in spider
+    assert "| option |" not in spider
+
+
+def test_table_alignment_is_a_class_and_html_in_a_table_stays_escaped() -> None:
+    from patience.server.rules import render_markdown
+
+    html = render_markdown("| a | b |\n|:--|--:|\n| <b>1</b> | 2 |\n")
+    assert '<th class="align-left">a</th>' in html
+    assert '<td class="align-right">2</td>' in html
+    assert "&lt;b&gt;1&lt;/b&gt;" in html
+    assert "style=" not in html  # the pages' CSP allows no inline styles
 
 
 def test_rules_are_found_in_the_repository_docs_folder() -> None:
@@ -529,6 +676,44 @@ def test_a_failing_hinter_is_a_clear_error_and_the_table_goes_on(db_path: Path) 
         assert send(client, table, "move", move="t7-f1").status_code == 200
 
 
+def test_hints_are_bounded_per_table_and_in_all(db_path: Path) -> None:
+    import threading
+
+    started, release = threading.Semaphore(0), threading.Event()
+
+    def slow_hinter(game: patience.Game) -> dict[str, Any]:
+        started.release()
+        release.wait(10)
+        return first_move_hinter(game)
+
+    app = create_app(db_path, hinter=slow_hinter, hints_at_once=2)
+    with TestClient(app) as client:
+        tables = [new_table(client)["table"] for _ in range(3)]
+        answers: list[Any] = []
+
+        def ask(table: str) -> None:
+            answers.append(client.get(f"/api/tables/{table}/hint"))
+
+        workers = [threading.Thread(target=ask, args=(table,)) for table in tables[:2]]
+        for worker in workers:
+            worker.start()
+        for _ in workers:
+            assert started.acquire(timeout=10)
+        again = client.get(f"/api/tables/{tables[0]}/hint")
+        assert again.status_code == 429
+        assert "being worked out already" in again.json()["error"]
+        busy = client.get(f"/api/tables/{tables[2]}/hint")
+        assert busy.status_code == 503
+        assert "2 hints already" in busy.json()["error"]
+        assert send(client, tables[0], "move", move="t7-f1").status_code == 200  # play goes on
+        release.set()
+        for worker in workers:
+            worker.join(10)
+        assert [answer.status_code for answer in answers] == [200, 200]
+        assert app.state.hint_gate.busy == 0
+        assert client.get(f"/api/tables/{tables[2]}/hint").status_code == 200
+
+
 def test_winnable_deals_come_from_the_deal_picker(db_path: Path) -> None:
     asked: list[tuple[str, bool]] = []
 
@@ -562,6 +747,65 @@ def test_winnable_deals_are_refused_clearly_without_a_picker(client: TestClient)
     ):
         assert response.status_code == 400
         assert "winnable deals need the solver" in response.json()["error"]
+
+
+def test_the_catalogue_says_how_winnable_deals_are_dealt(client: TestClient) -> None:
+    # Without a deal picker: not available at all.
+    for entry in client.get("/api/games").json():
+        assert entry["winnable"]["available"] is False
+
+
+def test_the_catalogue_names_the_shipped_lists_and_the_hard_options(db_path: Path) -> None:
+    from patience.study.winnable import WinnableDealPicker
+
+    with TestClient(create_app(db_path, deal_picker=WinnableDealPicker())) as client:
+        games = {entry["name"]: entry["winnable"] for entry in client.get("/api/games").json()}
+    assert all(info["available"] for info in games.values())
+    for name in ("klondike", "canfield", "accordion", "leonis-own"):
+        assert games[name]["default_listed"] is True, name
+        assert games[name]["lists"][0]["deals"] > 0
+    spider = games["spider"]
+    assert (spider["default_listed"], spider["lists"], spider["seconds"]) == (False, [], 8.0)
+    assert [entry["options"] for entry in spider["rarely"]] == [{"suits": 4}, {"suits": 2}]
+    assert "rarely proves" in spider["rarely"][0]["note"]
+
+
+def test_a_list_added_to_the_folder_is_offered_with_no_change_to_the_code(tmp_path: Path) -> None:
+    from patience.games import get_rules
+    from patience.study.winnable import WinnableDealPicker
+
+    folder = tmp_path / "winnable"
+    folder.mkdir()
+    napoleon = dict(get_rules("napoleon").options)
+    (folder / "napoleon.json").write_text(
+        json.dumps({"game": "napoleon", "lists": [{"options": napoleon, "deals": [5, 9]}]})
+    )
+    picker = WinnableDealPicker(folder=folder, total_seconds=0.01)
+    with TestClient(create_app(tmp_path / "db.sqlite3", deal_picker=picker)) as client:
+        games = {entry["name"]: entry["winnable"] for entry in client.get("/api/games").json()}
+        assert games["napoleon"]["default_listed"] is True
+        assert games["napoleon"]["lists"] == [{"options": napoleon, "deals": 2}]
+        assert games["klondike"]["default_listed"] is False  # only this folder is read
+        made = client.post("/api/tables", json={"game": "napoleon", "winnable": True})
+        assert made.status_code == 201, made.text
+        assert made.json()["deal"] in {5, 9}
+
+
+def test_no_winnable_spider_deal_says_plainly_why(tmp_path: Path) -> None:
+    from patience.study.winnable import WinnableDealPicker
+
+    picker = WinnableDealPicker(folder=tmp_path, seconds_per_deal=0.01, total_seconds=0.02)
+    with TestClient(create_app(tmp_path / "db.sqlite3", deal_picker=picker)) as client:
+        for suits in (2, 4):
+            response = client.post(
+                "/api/tables",
+                json={"game": "spider", "options": {"suits": suits}, "winnable": True},
+            )
+            assert response.status_code == 400
+            error = response.json()["error"]
+            assert f"rarely proves a deal of Spider with {suits} suits winnable" in error
+            assert 'play without "winnable deals only"' in error
+        assert client.get("/api/tables").json() == []
 
 
 def only_null_face_down(piles: dict[str, Any]) -> bool:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from patience.options import OptionValue
 from patience.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, valid_player_name
 from patience.store.db import _statements
 
@@ -109,6 +110,7 @@ def test_statistics_count_games_wins_streaks_and_bests() -> None:
         assert klondike.best_seconds >= 0
         assert stats["spider"].to_json() == {
             "game": "spider",
+            "options": {},
             "played": 1,
             "won": 0,
             "win_rate": 0.0,
@@ -119,3 +121,29 @@ def test_statistics_count_games_wins_streaks_and_bests() -> None:
         }
         assert store.stats("nobody") == []
         assert [t.id for t in store.tables_of("ann", ongoing=True)][:2] == ["unplayed", "k6"]
+
+
+def test_statistics_are_kept_apart_by_options() -> None:
+    with Store(":memory:") as store:
+        tables: list[tuple[str, str, dict[str, OptionValue], str]] = [
+            ("a", "spider", {"suits": 1}, "won"),
+            ("b", "spider", {"suits": 4}, "lost"),
+            ("c", "spider", {"suits": 1}, "won"),
+            ("d", "klondike", {"draw": 1, "passes": "unlimited"}, "won"),
+            # The same options in another order are the same set of options.
+            ("e", "klondike", {"passes": "unlimited", "draw": 1}, "lost"),
+            ("f", "klondike", {"draw": 3}, "won"),
+        ]
+        for table, game, options, result in tables:
+            store.create_table(table, game, options, 1, ["ann"])
+            _play(store, table, result)
+        found = [(e.game, e.options, e.played, e.won, e.best_streak) for e in store.stats("ann")]
+        assert found == [
+            ("klondike", {"draw": 1, "passes": "unlimited"}, 2, 1, 1),
+            ("klondike", {"draw": 3}, 1, 1, 1),
+            ("spider", {"suits": 1}, 2, 2, 2),
+            ("spider", {"suits": 4}, 1, 0, 0),
+        ]
+        # The canonical options decide the groups: here every Klondike counts as one.
+        merged = store.stats("ann", lambda game, options: {} if game == "klondike" else options)
+        assert (merged[0].game, merged[0].options, merged[0].played) == ("klondike", {}, 3)

@@ -2,7 +2,7 @@
 
 HTTP (every answer is JSON; errors are ``{"error": "..."}`` with a fitting status):
 
-* ``GET /api/games``: the games, their summaries and options;
+* ``GET /api/games``: the games, their summaries, options and how winnable deals are dealt;
 * ``GET /api/player``, ``POST /api/player {"name"}``: who is playing (a cookie holds the name);
 * ``POST /api/tables {"game", "options", "deal"}``: a new table (``deal`` null: a random deal);
 * ``GET /api/tables``: the player's tables, latest first (``?ongoing=1``: unfinished ones);
@@ -11,7 +11,8 @@ HTTP (every answer is JSON; errors are ``{"error": "..."}`` with a fitting statu
 * ``POST /api/tables/{id}/autofinish {"events"}``: the foundation moves that win, one by one;
 * ``POST /api/tables/{id}/new {"deal"}``: a new table of the same game and options;
 * ``GET /api/tables/{id}/record?format=text|json``: the record, as a download;
-* ``GET /api/stats?player=NAME``: statistics per game (the cookie's player by default);
+* ``GET /api/stats?player=NAME``: statistics per game and options (the cookie's player by
+  default);
 * ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown);
 * ``POST /api/replay`` (a record file as the body): the record checked, and its views step by step.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -55,9 +57,26 @@ from .http import (
 )
 from .rules import RulesBook
 from .shared import shared_routes
-from .tables import CommandError, DealPicker, Table, Tables, catalogue
+from .tables import (
+    CommandError,
+    DealPicker,
+    Table,
+    Tables,
+    catalogue,
+    full_options,
+    variant_title,
+)
 
-__all__ = ["COOKIE", "DEFAULT_PLAYER", "MAX_BODY", "MAX_FRAME", "WEB_DIR", "create_app"]
+__all__ = [
+    "COOKIE",
+    "DEFAULT_PLAYER",
+    "HINTS_AT_ONCE",
+    "MAX_BODY",
+    "MAX_FRAME",
+    "WEB_DIR",
+    "HintGate",
+    "create_app",
+]
 
 #: The cookie that holds the player's name.
 COOKIE = "patience_player"
@@ -71,18 +90,72 @@ MAX_REPLAY_MOVES = 5000
 #: A hint for a table's current position; the hook for the solver's honest hint.
 Hinter = Callable[[Game], dict[str, Any]]
 
+#: Hints worked out at once, over every table. The solver spends about 2 s of one core on a
+#: hint; beyond this a hint request is refused (503) rather than queued, so that a burst of
+#: requests cannot take every core from the games being played.
+HINTS_AT_ONCE = 2
+
+
+class HintGate:
+    """Bounds the hints being worked out: one per table at a time (another request for the
+    same table is a 429 while it runs) and at most ``at_once`` in all (a 503 beyond). The hints
+    run on a pool of ``at_once`` threads of their own; a slot is given back only when the
+    solver has finished, even if the client went away meanwhile."""
+
+    def __init__(self, at_once: int = HINTS_AT_ONCE) -> None:
+        if at_once < 1:
+            raise ValueError("at least one hint must be allowed at once")
+        self.at_once = at_once
+        self._busy: set[str] = set()
+        self._pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="hint")
+
+    @property
+    def busy(self) -> int:
+        """How many hints are being worked out."""
+        return len(self._busy)
+
+    async def run(self, table_id: str, hinter: Hinter, game: Game) -> dict[str, Any]:
+        """``hinter(game)`` in a worker thread, or a :class:`CommandError` when the table has a
+        hint running already (429) or the server has as many as it allows (503)."""
+        if table_id in self._busy:
+            raise CommandError(
+                429, "a hint for this table is being worked out already: wait for it"
+            )
+        if len(self._busy) >= self.at_once:
+            raise CommandError(
+                503,
+                f"the server is working out {self.at_once} hints already: try again in a moment",
+            )
+        # The gate is only touched on the event loop's thread, so a set is enough.
+        loop = asyncio.get_running_loop()
+        self._busy.add(table_id)
+        try:
+            work = self._pool.submit(hinter, game)
+        except BaseException:
+            self._busy.discard(table_id)
+            raise
+        work.add_done_callback(lambda _: loop.call_soon_threadsafe(self._busy.discard, table_id))
+        return await asyncio.wrap_future(work)
+
+    def close(self) -> None:
+        """Stop taking hints; running ones finish in their threads."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
 def player_of(connection: HTTPConnection) -> str:
-    """The player named by the cookie, or :data:`DEFAULT_PLAYER` (a bad cookie counts as none)."""
+    """The player named by the cookie, or :data:`DEFAULT_PLAYER` (a bad cookie counts as none).
+
+    The cookie is decoded strictly: percent-escapes that are not UTF-8 (``%ff%fe``) make it a
+    bad cookie, never a player named with replacement characters."""
     raw = connection.cookies.get(COOKIE)
     if raw:
         try:
-            return valid_player_name(unquote(raw))
-        except StoreError:
+            return valid_player_name(unquote(raw, errors="strict"))
+        except (StoreError, UnicodeDecodeError):
             pass
     return DEFAULT_PLAYER
 
@@ -197,6 +270,7 @@ def create_app(
     hinter: Hinter | None = None,
     rules_dirs: Sequence[Traversable] | None = None,
     creations_per_minute: int | None = CREATIONS_PER_MINUTE,
+    hints_at_once: int = HINTS_AT_ONCE,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -204,19 +278,21 @@ def create_app(
     (and makes "winnable deals only" possible), the second answers ``/api/tables/{id}/hint``.
     ``rules_dirs`` are the folders searched for ``GAME.md`` rules files (by default the
     package's, then the repository's ``docs/rules``). ``creations_per_minute`` bounds the
-    tables one client address may create in a minute (None: no bound, for benchmarks).
+    tables one client address may create in a minute (None: no bound, for benchmarks);
+    ``hints_at_once`` the hints worked out at the same time (:class:`HintGate`).
     """
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
     tables = Tables(store, deal_picker)
     hub = Hub()
     rules_book = RulesBook(rules_dirs)
+    hint_gate = HintGate(hints_at_once)
 
     async def page(request: Request) -> Response:
         return page_response("index.html")
 
     async def games(request: Request) -> Response:
-        return JSONResponse(catalogue())
+        return JSONResponse(catalogue(deal_picker))
 
     async def get_player(request: Request) -> Response:
         return JSONResponse({"name": player_of(request)})
@@ -238,9 +314,9 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         data = await read_json(request)
-        limit.check(request)
         if not isinstance(data, dict):
             raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
+        limit.check(request)
         # The deal picker may solve deals on demand ("winnable deals only"): off the event loop.
         table = await asyncio.to_thread(
             tables.create,
@@ -260,6 +336,7 @@ def create_app(
                 {
                     "table": row.id,
                     "game": row.game,
+                    "title": variant_title(row.game, row.options),
                     "options": row.options,
                     "deal": row.deal,
                     "moves": row.moves,
@@ -309,10 +386,12 @@ def create_app(
 
     async def new_deal(request: Request) -> Response:
         data = await read_json(request)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
         table, _ = seated(request)
         limit.check(request)
-        deal = data.get("deal") if isinstance(data, dict) else None
-        winnable = isinstance(data, dict) and data.get("winnable") is True
+        deal = data.get("deal")
+        winnable = data.get("winnable") is True
         fresh = await asyncio.to_thread(
             tables.create,
             table.game.name,
@@ -345,7 +424,9 @@ def create_app(
         # The solver works on a copy, in a worker thread: the table goes on taking commands.
         snapshot = copy.deepcopy(table.game)
         try:
-            answer = await run_in_threadpool(hinter, snapshot)
+            answer = await hint_gate.run(table.id, hinter, snapshot)
+        except CommandError:
+            raise
         except Exception as error:  # the solver's failure must not take the server down
             raise CommandError(500, f"the hint failed: {error}") from None
         return JSONResponse(answer)
@@ -366,9 +447,13 @@ def create_app(
             name = valid_player_name(name)
         except StoreError as error:
             raise CommandError(400, str(error)) from None
-        return JSONResponse(
-            {"player": name, "games": [entry.to_json() for entry in store.stats(name)]}
-        )
+        # One entry per game and options, named by its title ("Spider, 1 suit").
+        entries = [
+            {**entry.to_json(), "title": variant_title(entry.game, entry.options)}
+            for entry in store.stats(name, full_options)
+        ]
+        entries.sort(key=lambda entry: (entry["game"], entry["title"]))
+        return JSONResponse({"player": name, "games": entries})
 
     async def rules(request: Request) -> Response:
         return JSONResponse({"html": rules_book.html(request.path_params["game"])})
@@ -415,6 +500,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
         yield
+        hint_gate.close()
         store.close()
 
     routes = [
@@ -447,4 +533,5 @@ def create_app(
     )
     app.state.store = store
     app.state.tables = tables
+    app.state.hint_gate = hint_gate
     return app

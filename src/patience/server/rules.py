@@ -6,8 +6,10 @@ to the source tree; a game whose file is in neither place is a clear 404, never 
 source tree ``src/patience/rules`` is a symbolic link to ``docs/rules``, and pyproject.toml's
 package data (``rules/*.md``) copies the files into a wheel, so an installed package has them.
 
-Markdown is rendered on the server with markdown-it's CommonMark preset and raw HTML disabled, so
-a ``<script>`` in a rules file reaches the page as text.
+Markdown is rendered on the server with markdown-it's CommonMark preset plus GFM tables (every
+rules file has a table of its options), raw HTML disabled, so a ``<script>`` in a rules file
+reaches the page as text. A column's alignment becomes a class (``align-left``, ...), not the
+inline ``style`` markdown-it writes, which the pages' Content-Security-Policy would block.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 
 from ..games import UnknownGame, resolve_name
 from .tables import CommandError
@@ -34,9 +37,26 @@ def default_rules_dirs() -> list[Traversable]:
     return [files("patience") / "rules", REPOSITORY_RULES]
 
 
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+    def align_as_class(state: StateCore) -> None:
+        for token in state.tokens:
+            style = token.attrs.pop("style", None) if token.type in _CELLS else None
+            if isinstance(style, str) and style.startswith("text-align:"):
+                token.attrSet("class", f"align-{style.removeprefix('text-align:')}")
+
+    md.core.ruler.push("align_as_class", align_as_class)
+    return md
+
+
+_CELLS = ("th_open", "td_open")
+_MARKDOWN = _markdown()
+
+
 def render_markdown(text: str) -> str:
-    """``text`` (CommonMark) as HTML, raw HTML in it escaped."""
-    html: str = MarkdownIt("commonmark", {"html": False}).render(text)
+    """``text`` (CommonMark with GFM tables) as HTML, raw HTML in it escaped."""
+    html: str = _MARKDOWN.render(text)
     return html
 
 

@@ -20,23 +20,29 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..deals import check_deal
 from ..engine import Game, IllegalMove, Rules
 from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
+from ..options import OptionValue
 from ..store import Event, Store, StoreError
 
 __all__ = [
     "COMMANDS",
     "CommandError",
     "DealPicker",
+    "DescribesWinnable",
     "Table",
     "Tables",
     "autofinish_moves",
     "catalogue",
+    "full_options",
     "one_player_games",
+    "option_label",
+    "variant_title",
+    "winnable_entry",
 ]
 
 #: The commands a seat may send; ``move`` carries the move (text or JSON form).
@@ -163,9 +169,102 @@ def one_player_games() -> list[str]:
     return [name for name, rules in GAMES.items() if rules().players == 1]
 
 
+def _passes(value: OptionValue) -> str:
+    return (
+        "unlimited passes"
+        if value == "unlimited"
+        else f"{value} pass" + ("" if value == 1 else "es")
+    )
+
+
+def _count(one: str, many: str) -> Callable[[OptionValue], str]:
+    return lambda value: f"{value} {one if value == 1 else many}"
+
+
+def _on_off(on: str, off: str) -> Callable[[OptionValue], str]:
+    return lambda value: on if value else off
+
+
+#: Per game and option: a readable label for the start page's form, and how a value reads in a
+#: game's title ("Spider, 1 suit", "Klondike, draw 1"). An option not here reads as its name.
+OPTION_TEXT: dict[str, dict[str, tuple[str, Callable[[OptionValue], str]]]] = {
+    "klondike": {
+        "draw": ("Cards turned from the stock", lambda value: f"draw {value}"),
+        "passes": ("Passes through the stock", _passes),
+        "from_foundation": (
+            "Cards back from the foundations",
+            _on_off("cards back from the foundations", "no cards back from the foundations"),
+        ),
+    },
+    "spider": {
+        "layout": ("Cards in the starting layout", lambda value: f"{value}-card layout"),
+        "auto_remove": (
+            "Complete suits leave by themselves",
+            _on_off("complete suits leave by themselves", "complete suits removed by hand"),
+        ),
+        "suits": ("Suits", _count("suit", "suits")),
+    },
+    "canfield": {
+        "draw": ("Cards turned from the stock", lambda value: f"draw {value}"),
+        "passes": ("Passes through the stock", _passes),
+        "move": ("Moves between tableau piles", lambda value: f"moves: {value}"),
+        "spaces": ("Spaces filled from", lambda value: f"spaces from the {value}"),
+    },
+    "accordion": {
+        "dealing": (
+            "Dealing",
+            lambda value: "all dealt at the start" if value == "all" else "dealt one at a time",
+        ),
+    },
+    "leonis-own": {
+        "exile": ("Exile turned up when stuck", lambda value: f"exile: {value}"),
+    },
+}
+
+
+def option_label(game: str, option: str) -> str:
+    """A readable label of ``game``'s option ``option`` ("Cards turned from the stock")."""
+    known = OPTION_TEXT.get(game, {}).get(option)
+    return known[0] if known else option.replace("_", " ").capitalize()
+
+
+def _phrase(game: str, option: str, value: OptionValue) -> str:
+    known = OPTION_TEXT.get(game, {}).get(option)
+    if known:
+        return known[1](value)
+    shown = ("on" if value else "off") if isinstance(value, bool) else value
+    return f"{option.replace('_', ' ')} {shown}"
+
+
+def full_options(game: str, options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    """``options`` of ``game`` with the defaults filled in (as a table of those options plays),
+    or as given when they are no longer valid (an old store, a renamed game)."""
+    try:
+        return dict(get_rules(game, dict(options)).options)
+    except ValueError:
+        return dict(options)
+
+
+def variant_title(game: str, options: Mapping[str, OptionValue]) -> str:
+    """The game's title with its options that differ from the defaults, in readable words:
+    "Spider, 1 suit", "Klondike, draw 1", "Klondike" for the defaults. A game this program
+    does not know is named as stored; options no longer valid are left out."""
+    try:
+        rules = get_rules(game, dict(options))
+        defaults = get_rules(game).options
+    except ValueError:
+        return GAMES[game].title if game in GAMES else game
+    changed = [
+        _phrase(rules.name, name, value)
+        for name, value in rules.options.items()
+        if defaults.get(name) != value
+    ]
+    return ", ".join([rules.title, *changed])
+
+
 def game_entry(name: str) -> dict[str, Any]:
     """A game's catalogue entry for the pages: name, title, summary, players and its options
-    (kind, allowed values, default, help)."""
+    (kind, readable label, allowed values, default, help)."""
     rules = GAMES[name]
     return {
         "name": name,
@@ -175,6 +274,7 @@ def game_entry(name: str) -> dict[str, Any]:
         "options": [
             {
                 "name": spec.name,
+                "label": option_label(name, spec.name),
                 "kind": spec.kind,
                 "choices": list(spec.choices),
                 "default": spec.default,
@@ -186,10 +286,43 @@ def game_entry(name: str) -> dict[str, Any]:
     }
 
 
-def catalogue() -> list[dict[str, Any]]:
-    """Every one-player game with its summary and options (kind, allowed values, default) for
-    the start page."""
-    return [game_entry(name) for name in one_player_games()]
+@runtime_checkable
+class DescribesWinnable(Protocol):
+    """A deal picker that can say how it deals winnable deals of a game (which options have a
+    shipped list of proved deals, which are searched for on demand); see
+    :func:`patience.study.winnable.winnable_info` for the fields."""
+
+    def winnable_info(self, game: str) -> dict[str, Any]:
+        """How winnable deals of ``game`` are dealt."""
+        ...
+
+
+def winnable_entry(name: str, deal_picker: DealPicker | None) -> dict[str, Any]:
+    """The catalogue's ``winnable`` field for game ``name``: ``available`` (the server can deal
+    winnable deals at all), ``lists`` (options with a shipped list of proved deals, and how many
+    deals), ``default_listed`` (the default options have one), ``rarely`` (options under which
+    a deal is rarely proved in the time allowed, with a note) and ``seconds`` (the budget of a
+    search on demand; None when unknown)."""
+    entry: dict[str, Any] = {
+        "available": deal_picker is not None,
+        "lists": [],
+        "default_listed": False,
+        "rarely": [],
+        "seconds": None,
+    }
+    if isinstance(deal_picker, DescribesWinnable):
+        entry.update(deal_picker.winnable_info(name))
+    return entry
+
+
+def catalogue(deal_picker: DealPicker | None = None) -> list[dict[str, Any]]:
+    """Every one-player game with its summary, options (kind, allowed values, default) and how
+    "winnable deals only" works for it with ``deal_picker`` (:func:`winnable_entry`), for the
+    start page."""
+    return [
+        {**game_entry(name), "winnable": winnable_entry(name, deal_picker)}
+        for name in one_player_games()
+    ]
 
 
 class Tables:
@@ -299,11 +432,7 @@ class Tables:
         kind = data.get("command")
         if kind not in COMMANDS:
             raise CommandError(400, f"unknown command {kind!r}: use one of {', '.join(COMMANDS)}")
-        known = data.get("events")
-        if known is not None and known != table.events:
-            raise CommandError(
-                409, "the table has changed since you last saw it: here is how it stands now"
-            )
+        _check_events(table, data.get("events"))
         game = table.game
         text: str | None = None
         try:
@@ -332,7 +461,7 @@ class Tables:
             raise CommandError(422, str(error)) from None
         outcome = game.outcome()
         try:
-            self.store.append_event(
+            finished = self.store.append_event(
                 table.id,
                 table.events,
                 seat,
@@ -352,10 +481,9 @@ class Tables:
             self.forget(table.id)
             raise
         table.events += 1
-        if outcome.is_over:
-            table.finished = table.finished or time.time()
-        else:
-            table.finished = None
+        # The stored finishing time, not this process's clock: the end-of-game banner and the
+        # statistics' best time come from the same two timestamps.
+        table.finished = finished
 
     def autofinish(self, table: Table, seat: int, data: object) -> int:
         """Play the moves of :func:`autofinish_moves` one by one as ``move`` commands (each
@@ -366,11 +494,7 @@ class Tables:
         """
         if data is not None and not isinstance(data, Mapping):
             raise CommandError(400, 'send {} or {"events": N}')
-        known = data.get("events") if data is not None else None
-        if known is not None and known != table.events:
-            raise CommandError(
-                409, "the table has changed since you last saw it: here is how it stands now"
-            )
+        _check_events(table, data.get("events") if data is not None else None)
         if table.game.current_player() != seat:
             raise CommandError(422, "it is not your turn")
         moves = autofinish_moves(table.game)
@@ -383,6 +507,21 @@ class Tables:
         for move in moves:
             self.command(table, seat, {"command": "move", "move": move.text()})
         return len(moves)
+
+
+def _check_events(table: Table, known: object) -> None:
+    """Refuse a command whose ``"events"`` is malformed (400: not a whole number; ``true`` or
+    ``"0"`` must not pass for a count) or out of date (409); None means not given."""
+    if known is None:
+        return
+    if isinstance(known, bool) or not isinstance(known, int) or known < 0:
+        raise CommandError(
+            400, f"'events' is a whole number (the state's events count), not {known!r}"
+        )
+    if known != table.events:
+        raise CommandError(
+            409, "the table has changed since you last saw it: here is how it stands now"
+        )
 
 
 def _replay(game: Game, event: Event) -> None:

@@ -11,9 +11,9 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +104,9 @@ class StoreError(ValueError):
 def valid_player_name(name: object) -> str:
     """The player name, trimmed, or :class:`StoreError` saying what a name may be.
 
-    A name is 1 to 40 printable characters without commas (records list players with commas).
+    A name is 1 to 40 printable characters without commas (records list players with commas)
+    and without U+FFFD, the replacement character, which stands for text that could not be
+    decoded (a cookie of bytes that are not UTF-8, say), never for a name somebody chose.
     """
     if not isinstance(name, str):
         raise StoreError("a player name is text")
@@ -113,6 +115,8 @@ def valid_player_name(name: object) -> str:
         raise StoreError(f"a player name has 1 to {MAX_NAME} characters")
     if "," in name or not name.isprintable():
         raise StoreError("a player name has no commas and no control characters")
+    if "\ufffd" in name:
+        raise StoreError("a player name has no replacement characters (U+FFFD)")
     return name
 
 
@@ -161,7 +165,8 @@ class SharedSeat:
 
 @dataclass(frozen=True)
 class GameStats:
-    """One player's statistics for one game.
+    """One player's statistics for one game played with one set of ``options`` (Spider with
+    1 suit and with 4 suits are counted apart).
 
     ``played`` counts tables where the player did anything; ``won`` those won. Streaks run over
     the played tables in the order they were started: a table given up while ongoing (not the
@@ -177,6 +182,7 @@ class GameStats:
     best_streak: int
     best_seconds: float | None
     best_moves: int | None
+    options: dict[str, OptionValue] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> float:
@@ -187,6 +193,7 @@ class GameStats:
         """The statistics as JSON, win rate included."""
         return {
             "game": self.game,
+            "options": dict(self.options),
             "played": self.played,
             "won": self.won,
             "win_rate": round(self.win_rate, 4),
@@ -346,10 +353,13 @@ class Store:
         reason: str,
         moves: int,
         score: int | None = None,
-    ) -> None:
+    ) -> float | None:
         """Store event number ``seq`` of a table and how the table stands after it, in one
         committed transaction. ``seq`` must be the next number: an event computed from a stale
-        copy of the table is refused (:class:`StoreError`) and nothing is written."""
+        copy of the table is refused (:class:`StoreError`) and nothing is written.
+
+        Returns the table's finishing time as stored (None while the game goes on), so that the
+        table in memory shows the same time as the statistics will."""
         if kind not in EVENT_KINDS:
             raise StoreError(f"unknown event {kind!r}: use one of {', '.join(EVENT_KINDS)}")
         if (kind == "move") != (move is not None):
@@ -379,6 +389,7 @@ class Store:
                 "score = ? WHERE id = ?",
                 (now, result, reason, finished, moves, score, table_id),
             )
+        return None if finished is None else float(finished)
 
     # -- tables of several players ----------------------------------------------------------
 
@@ -452,23 +463,41 @@ class Store:
 
     # -- statistics ------------------------------------------------------------------------
 
-    def stats(self, player: str) -> list[GameStats]:
-        """``player``'s statistics for each game they have played, by game name."""
+    def stats(
+        self,
+        player: str,
+        canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None = None,
+    ) -> list[GameStats]:
+        """``player``'s statistics for each game and set of options they have played, by game
+        name then options.
+
+        ``canonical(game, options)`` gives the options a stored table counts under (the server
+        fills in the defaults, so that a table stored before an option existed counts with the
+        tables that have its default); without it, the options as stored.
+        """
         with self._lock:
             rows = self._db.execute(
-                "SELECT t.game, t.result, t.created, t.finished, t.moves FROM tables t "
+                "SELECT t.game, t.options, t.result, t.created, t.finished, t.moves FROM tables t "
                 "JOIN seats s ON s.table_id = t.id JOIN players p ON p.id = s.player_id "
                 "WHERE p.name = ? AND EXISTS (SELECT 1 FROM events e WHERE e.table_id = t.id) "
                 "ORDER BY t.game, t.created, t.rowid",
                 (player,),
             ).fetchall()
-        by_game: dict[str, list[sqlite3.Row]] = {}
+        groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
         for row in rows:
-            by_game.setdefault(str(row["game"]), []).append(row)
-        return [_game_stats(game, tables) for game, tables in sorted(by_game.items())]
+            game = str(row["game"])
+            options = json.loads(row["options"])
+            if canonical is not None:
+                options = canonical(game, options)
+            key = json.dumps(options, sort_keys=True, separators=(",", ":"))
+            groups.setdefault((game, key), []).append(row)
+        return [
+            _game_stats(game, json.loads(key), tables)
+            for (game, key), tables in sorted(groups.items())
+        ]
 
 
-def _game_stats(game: str, tables: list[sqlite3.Row]) -> GameStats:
+def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3.Row]) -> GameStats:
     won = [row for row in tables if row["result"] == "won"]
     streak = best = 0
     for index, row in enumerate(tables):
@@ -481,6 +510,7 @@ def _game_stats(game: str, tables: list[sqlite3.Row]) -> GameStats:
             streak = 0
     return GameStats(
         game=game,
+        options=options,
         played=len(tables),
         won=len(won),
         current_streak=streak,

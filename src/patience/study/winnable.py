@@ -24,18 +24,39 @@ from typing import Any
 
 from ..deals import random_deal
 from ..engine import Game, Rules
+from ..games import get_rules
 from ..options import OptionValue
 from ..solve import solve, solver_version
 from .db import options_key
 
 __all__ = [
+    "RARELY_PROVED",
     "NoWinnableDeal",
     "WinnableDealPicker",
     "load_lists",
     "packaged_dir",
+    "rarely_proved",
     "shipped_deals",
+    "winnable_info",
     "write_list",
 ]
+
+#: Options under which the solver rarely proves a deal winnable within the on-demand budget (a
+#: few seconds), so that "winnable deals only" without a shipped list usually finds nothing:
+#: per game, a list of (options that must all match, what to tell the player). Four-suit Spider
+#: is not won in a minute (docs/solving.md); two suits is hardly better.
+RARELY_PROVED: dict[str, list[tuple[dict[str, OptionValue], str]]] = {
+    "spider": [
+        (
+            {"suits": 4},
+            "the solver rarely proves a deal of Spider with 4 suits winnable in the time allowed",
+        ),
+        (
+            {"suits": 2},
+            "the solver rarely proves a deal of Spider with 2 suits winnable in the time allowed",
+        ),
+    ],
+}
 
 
 class NoWinnableDeal(ValueError):
@@ -63,6 +84,42 @@ def load_lists(game: str, folder: Traversable | Path | None = None) -> dict[str,
 def shipped_deals(rules: Rules[Any], folder: Traversable | Path | None = None) -> list[int]:
     """The shipped proved-winnable deals of ``rules``' game and options (maybe none)."""
     return load_lists(rules.name, folder).get(options_key(rules.options), [])
+
+
+def rarely_proved(rules: Rules[Any]) -> str | None:
+    """What to tell the player when ``rules``' options are among :data:`RARELY_PROVED`, else
+    None."""
+    for options, note in RARELY_PROVED.get(rules.name, []):
+        if all(rules.options.get(name) == value for name, value in options.items()):
+            return note
+    return None
+
+
+def winnable_info(
+    game: str, *, seconds: float, folder: Traversable | Path | None = None
+) -> dict[str, Any]:
+    """What the start page needs to describe "winnable deals only" for ``game``: the options
+    that have a shipped list (``lists``: ``{"options", "deals"}`` with the number of deals),
+    whether the default options have one (``default_listed``), the options under which deals
+    are rarely proved on demand (``rarely``: ``{"options", "note"}``) and the on-demand budget
+    (``seconds``). Read from the folder on every call, so a list added to it (say
+    ``napoleon.json``) is offered as soon as the server starts with it.
+    """
+    lists = load_lists(game, folder)
+    default = options_key(get_rules(game).options)
+    return {
+        "lists": [
+            {"options": json.loads(key), "deals": len(deals)}
+            for key, deals in lists.items()
+            if deals
+        ],
+        "default_listed": bool(lists.get(default)),
+        "rarely": [
+            {"options": dict(options), "note": note}
+            for options, note in RARELY_PROVED.get(game, [])
+        ],
+        "seconds": seconds,
+    }
 
 
 def write_list(
@@ -145,7 +202,18 @@ class WinnableDealPicker:
                 return deal
         if found:
             return self.rng.choice(found)
+        note = rarely_proved(rules)
+        advice = (
+            f'{note}: play without "winnable deals only", or choose other options'
+            if note
+            else "try again, or choose a deal"
+        )
         raise NoWinnableDeal(
             f"no deal of {rules.title} ({rules.options_text()}) was proved winnable within "
-            f"{self.total_seconds:g} s: try again, or choose a deal"
+            f"{self.total_seconds:g} s; {advice}"
         )
+
+    def winnable_info(self, game: str) -> dict[str, Any]:
+        """How this picker deals winnable deals of ``game`` (:func:`winnable_info`), for the
+        games catalogue of the web app."""
+        return winnable_info(game, seconds=self.total_seconds, folder=self.folder)
