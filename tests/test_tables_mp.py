@@ -217,6 +217,9 @@ def test_the_catalogue_and_bad_tables(client: TestClient) -> None:
         {"game": "leopard", "seats": ["open"]},
         {"game": "leopard", "seats": ["open", "genius"]},
         {"game": "leopard", "seats": ["open", "greedy"], "absence": -1},
+        {"game": "leopard", "seats": ["open", "greedy"], "absence": 0},
+        {"game": "leopard", "seats": ["open", "greedy"], "absence": "abc"},
+        {"game": "leopard", "seats": ["open", "greedy"], "absence": shared.MAX_ABSENCE + 1},
         {"game": "leopard", "seats": ["open", "greedy"], "stand_in": "genius"},
         {"game": "leopard", "options": {"players": 5}},
         [1, 2],
@@ -534,3 +537,122 @@ def test_idle_tables_leave_memory_and_come_back_from_the_store(
             assert len(tables._tables) <= 3
 
     anyio.run(scenario)
+
+
+# -- bots play only while somebody is at the table ------------------------------------------------
+
+
+def seq_of(client: TestClient, table: str) -> int:
+    return int(client.get(f"/api/shared/{table}").json()["seq"])
+
+
+def test_bots_wait_while_nobody_is_connected(client: TestClient, db_path: Path) -> None:
+    table = create(client, "double-solitaire", ["random", "random"], deal=2, seed=1)
+    scanner = Scanner(db_path, table)
+    time.sleep(0.3)
+    assert seq_of(client, table) == 0  # nobody there: the bots wait
+    url = f"/ws/shared/{table}"
+    with client.websocket_connect(url) as raw:
+        watch = Conn(raw, scanner)
+        watch.receive()
+        # A spectator came: the bots play on.
+        watch.until(lambda m: is_state(m) and m["seq"] >= 3)
+    time.sleep(0.2)  # a move a bot was thinking about when he left
+    seq = seq_of(client, table)
+    time.sleep(0.3)
+    assert seq_of(client, table) == seq
+    assert client.get(f"/api/shared/{table}").json()["outcome"]["result"] == "ongoing"
+
+    # A person who left alone: nobody plays for her while nobody is there; once somebody
+    # comes, the absence rule holds again and her stand-in plays.
+    table = create(client, "leopard", ["open", "greedy"], absence=0.1, deal=3, seed=2)
+    url = f"/ws/shared/{table}"
+    scanner = Scanner(db_path, table)
+    with client.websocket_connect(url) as raw:
+        ann = Conn(raw, scanner)
+        ann.receive()
+        ann.join(0, "Ann")
+        if ann.state["turn"] != 0:
+            ann.until(lambda m: is_state(m) and m["turn"] == 0)
+        left_at = ann.state["seq"]
+    time.sleep(0.5)
+    assert seq_of(client, table) == left_at
+    with client.websocket_connect(url) as raw:
+        watch = Conn(raw, scanner)
+        watch.receive()
+        stood = watch.until(lambda m: is_state(m) and m["seq"] > left_at)
+        assert stood["last"]["seat"] == 0
+        assert stood["seats"][0]["stand_in"]
+
+
+def test_tables_of_bots_alone_leave_memory(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shared, "MAX_TABLES_IN_MEMORY", 3)
+
+    async def scenario() -> None:
+        with Store(db_path) as store:
+            tables = shared.SharedTables(store)
+            created = [
+                tables.create({"game": "leopard", "seats": ["random", "random"], "deal": n})
+                for n in range(1, 8)
+            ]
+            await anyio.sleep(0.05)
+            assert all(table.bot_task is None for table in created)
+            assert all(table.events == 0 for table in created)
+            assert len(tables._tables) <= 3
+
+    anyio.run(scenario)
+
+
+def test_the_catalogue_labels_and_the_heading(client: TestClient) -> None:
+    catalogue = client.get("/api/shared/games").json()
+    leopard = next(game for game in catalogue["games"] if game["name"] == "leopard")
+    assert {o["name"]: o["label"] for o in leopard["options"]}["deals"] == "Deals in a match"
+    # RULES.md: a match of six deals with three players, eight with two or four.
+    assert {n: d["deals"] for n, d in leopard["defaults_by_players"].items()} == {
+        "2": 8,
+        "3": 6,
+        "4": 8,
+    }
+    assert catalogue["max_absence"] == shared.MAX_ABSENCE
+    table = create(client, "leopard", ["open", "greedy", "greedy"], options={"players": 3})
+    state = client.get(f"/api/shared/{table}").json()
+    assert state["heading"] == "Leopard · 3 players · 6 deals a match"
+    table = create(client, "double-solitaire", ["open", "greedy"], options={"auto_stop": "off"})
+    state = client.get(f"/api/shared/{table}").json()
+    assert state["heading"] == (
+        "Double Solitaire · 1 pass through the stock · stop called by the players"
+    )
+
+
+def test_everybody_is_told_at_once_when_a_bot_takes_a_seat_over(
+    client: TestClient, db_path: Path
+) -> None:
+    table = create(client, "leopard", ["open", "open"], absence=0.3, deal=3, seed=2)
+    scanner = Scanner(db_path, table)
+    url = f"/ws/shared/{table}"
+    with client.websocket_connect(url) as raw_ann:
+        ann = Conn(raw_ann, scanner)
+        ann.receive()
+        ann.join(0, "Ann")
+        with client.websocket_connect(url) as raw_bob:
+            bob = Conn(raw_bob, scanner)
+            bob.receive()
+            bob.join(1, "Bob")
+            ann.until(lambda m: is_state(m) and not m["waiting"])
+            # Bob plays until it is Ann's turn; then he leaves.
+            while bob.state["turn"] == 1:
+                move = bob.state["view"]["legal_moves"][0]
+                bob.send({"type": "move", "move": move, "seq": bob.state["seq"]})
+                bob.until(is_state)
+            while ann.state["seq"] < bob.state["seq"]:
+                ann.until(is_state)
+        assert ann.state["turn"] == 0
+        gone = time.monotonic()
+        away = ann.until(lambda m: is_state(m) and not m["seats"][1]["connected"])
+        assert not away["seats"][1]["stand_in"]
+        # Not his turn, and nobody moves: still, once his absence is over, Ann hears that a
+        # bot plays for him now.
+        stood = ann.until(lambda m: is_state(m) and m["seats"][1]["stand_in"], timeout=3)
+        assert time.monotonic() - gone >= 0.25
+        assert stood["seq"] == away["seq"]
+        assert stood["turn"] == 0

@@ -70,7 +70,11 @@ def test_a_person_plays_double_solitaire_against_a_bot(
         game = true_game(db, table, seq)
         assert game.current_player() == 0
         play_one(page, game)
-        wait_until(lambda before=seq: shown_seq() > before)
+
+        def moved(before: int = seq) -> bool:
+            return shown_seq() > before
+
+        wait_until(moved)
         mine += 1
         # The page shows only cards face up in the true position of the state it shows (read
         # together in one go: the bot may move meanwhile, and a recycled waste goes face down).

@@ -126,7 +126,7 @@ def test_two_browsers_play_leopard(browser: Any, server_url: str, tmp_path: Path
     # A reload keeps the seat: the token is in this browser's storage.
     pages[1].reload()
     pages[1].wait_for_selector(HAND)
-    assert "You are seat 1." in (pages[1].text_content('[data-testid="facts"]') or "")
+    assert "You play as Bob." in (pages[1].text_content('[data-testid="facts"]') or "")
     check_hands(pages, db, table)
     assert not errors
     assert check_frames(frames, db, table) > 20

@@ -48,7 +48,7 @@ from .. import record
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import Game, IllegalMove
+from ..engine import Game, IllegalMove, Rules
 from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
@@ -57,11 +57,13 @@ from .tables import CommandError, game_entry
 
 __all__ = [
     "DEFAULT_ABSENCE",
+    "MAX_ABSENCE",
     "SharedTable",
     "SharedTables",
     "shared_catalogue",
     "shared_games",
     "shared_routes",
+    "table_heading",
     "token_hash",
 ]
 
@@ -92,14 +94,70 @@ def shared_games() -> list[str]:
     return [name for name, rules in GAMES.items() if rules().players > 1]
 
 
+#: What the create form calls each option (its key, as the API takes it, is shown beside).
+OPTION_LABELS: dict[str, dict[str, str]] = {
+    "leopard": {"players": "Players", "deals": "Deals in a match", "target": "Target score"},
+    "double-solitaire": {
+        "passes": "Passes through the stock",
+        "auto_stop": "Call stop automatically",
+    },
+}
+
+
+def _option_label(game: str, option: str) -> str:
+    label = OPTION_LABELS.get(game, {}).get(option)
+    return label or option.replace("_", " ").capitalize()
+
+
+def _shared_entry(name: str) -> dict[str, Any]:
+    """A game's catalogue entry, with readable option labels and, for a game whose defaults
+    depend on the number of players (Leopard: 6 deals with three), every option's default for
+    each number of players (``defaults_by_players``)."""
+    entry = game_entry(name)
+    for option in entry["options"]:
+        option["label"] = _option_label(name, option["name"])
+    players = next((o for o in entry["options"] if o["name"] == "players"), None)
+    if players is not None:
+        entry["defaults_by_players"] = {
+            str(count): dict(get_rules(name, {"players": count}).options)
+            for count in players["choices"]
+        }
+    return entry
+
+
 def shared_catalogue() -> dict[str, Any]:
-    """The games of several players with their options, and the bots that can take a seat."""
+    """The games of several players with their options, the bots that can take a seat, and
+    the absence settings (default and limits) a table may choose."""
     return {
-        "games": [game_entry(name) for name in shared_games()],
+        "games": [_shared_entry(name) for name in shared_games()],
         "bots": [{"name": name, "summary": cls.summary} for name, cls in BOTS.items()],
         "absence": DEFAULT_ABSENCE,
+        "max_absence": MAX_ABSENCE,
         "stand_in": DEFAULT_STAND_IN,
     }
+
+
+def _plural(count: object, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def table_heading(rules: Rules[Any]) -> str:
+    """A table's game and options as a person reads them: "Leopard · 4 players · 8 deals a
+    match", "Double Solitaire · 1 pass through the stock · automatic stop"."""
+    options = rules.options
+    parts = [rules.title]
+    if rules.name == "leopard":
+        parts.append(f"{options['players']} players")
+        if options["deals"] != "off":
+            parts.append(f"{_plural(options['deals'], 'deal')} a match")
+        if options["target"] != "off":
+            parts.append(f"first to {options['target']} points")
+    elif rules.name == "double-solitaire":
+        parts.append(f"{_plural(options['passes'], 'pass', 'passes')} through the stock")
+        parts.append("automatic stop" if options["auto_stop"] else "stop called by the players")
+    else:
+        parts.extend(f"{_option_label(rules.name, key)} {value}" for key, value in options.items())
+    return " · ".join(parts)
 
 
 @dataclass
@@ -182,6 +240,11 @@ class SharedTable:
                 return seat.index
         return None
 
+    @property
+    def attended(self) -> bool:
+        """True while somebody (a person in his seat, or a spectator) is connected."""
+        return bool(self.watchers) or any(seat.sockets for seat in self.seats)
+
     def connections(self) -> list[tuple[WebSocket, int | None]]:
         """Every connection with the seat it holds (None: a spectator)."""
         found: list[tuple[WebSocket, int | None]] = [(s, None) for s in self.watchers]
@@ -256,7 +319,9 @@ class SharedTables:
             or not isinstance(absence, int | float)
             or not 0 < absence <= MAX_ABSENCE
         ):
-            raise CommandError(400, f"'absence' is a number of seconds from 0 to {MAX_ABSENCE:g}")
+            raise CommandError(
+                400, f"'absence' is a number of seconds, more than 0 and at most {MAX_ABSENCE:g}"
+            )
         stand_in = data.get("stand_in", DEFAULT_STAND_IN)
         if not isinstance(stand_in, str) or stand_in.strip().lower() not in BOTS:
             raise CommandError(400, f"'stand_in' is a bot: one of {', '.join(BOTS)}")
@@ -374,6 +439,7 @@ class SharedTables:
             "title": game.rules.title,
             "options": game.options,
             "options_text": game.rules.options_text(),
+            "heading": table_heading(game.rules),
             "players": game.rules.players,
             "seats": [
                 {
@@ -542,6 +608,8 @@ class SharedTables:
         """A new connection: a spectator until it joins or resumes a seat."""
         table.watchers.add(socket)
         await _send(socket, self.state(table, None))
+        # The bots of a table nobody watched were waiting: they play on now.
+        self.kick(table)
 
     async def disconnect(self, table: SharedTable, socket: WebSocket) -> None:
         """A connection went away; a person left without any connection is now absent."""
@@ -572,21 +640,33 @@ class SharedTables:
     # -- bots ---------------------------------------------------------------------------------
 
     def kick(self, table: SharedTable) -> None:
-        """Let a bot move if one must now; else wake up when an absent person's time is up."""
+        """Let a bot move if one must now; else wake up when an absent person's time is up.
+        Bots play only while somebody is connected: a table of bots alone (or one its people
+        have all left) waits, so nobody can keep the server busy with tables nobody watches,
+        and an idle table can leave memory. :meth:`connect` kicks again."""
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
         if table.bot_task is not None:
             return  # it kicks again when its move is made
+        if not table.attended:
+            return
         now = time.time()
         if table.bot_seat(now) is not None:
             table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table))
             return
         if table.waiting or table.game.is_over():
             return
-        seat = table.seats[table.game.current_player()]
-        if seat.kind == "person" and not seat.sockets and seat.absent_since is not None:
-            delay = max(0.0, seat.absent_since + table.absence - now) + 0.01
+        # Wake when the next absent person's time is up, whether or not it is his turn: a bot
+        # plays his seat from then on, and everybody is told so at once.
+        due = [
+            seat.absent_since + table.absence
+            for seat in table.seats
+            if seat.kind == "person" and not seat.sockets and seat.absent_since is not None
+        ]
+        due = [when for when in due if when > now]
+        if due:
+            delay = min(due) - now + 0.01
             table.timer = asyncio.get_running_loop().call_later(delay, self._wake, table)
 
     def _wake(self, table: SharedTable) -> None:
@@ -605,8 +685,9 @@ class SharedTables:
             view = table.game.view(seat)
             move = await asyncio.to_thread(table.bot_for(seat).choose, view)
             async with table.lock:
-                # The person came back, or the table moved on, while the bot thought.
-                if table.events != seq or table.bot_seat(time.time()) != seat:
+                # The person came back, the table moved on, or everybody left, while the bot
+                # thought.
+                if table.events != seq or table.bot_seat(time.time()) != seat or not table.attended:
                     return
                 await self._apply(table, seat, move)
             await self.broadcast(table)

@@ -15,6 +15,36 @@ const ACTION_LABELS = {
   stop: "Stop!", "let-pass": "Let it pass",
 };
 
+// Who is to act and what about, said the same way on the board's rows and in the help line:
+// during a stop offer (auto_stop=off) the opponent of the player whose turn it is decides.
+function turnFacts(view, page) {
+  const over = view.outcome && view.outcome.result !== "ongoing";
+  const player = view.turn;
+  const actor = view.stop_offered ? 1 - player : player;
+  const name = (seat) => page.seatName(seat);
+  const me = page.seat;
+  let help = null;
+  const rows = {};
+  if (!over && view.stop_offered) {
+    rows[player] = "left an ace unplayed";
+    rows[actor] = "to decide: stop or let it pass";
+    if (me === actor) {
+      help = `${name(player)} left an ace unplayed: call "stop" (his turn ends) or let it pass.`;
+    } else if (me === player) {
+      help = `You left an ace unplayed: ${name(actor)} decides whether to call "stop".`;
+    } else {
+      help = `${name(player)} left an ace unplayed: ${name(actor)} decides whether to call "stop".`;
+    }
+  } else if (!over) {
+    rows[player] = "to play";
+    help = me === player
+      ? "Your turn: click a card, then the pile it goes to (double-click: a foundation); " +
+        "click your stock to turn a card."
+      : `${name(player)} to play.`;
+  }
+  return { help, rows };
+}
+
 function pileHeight(pile) {
   const count = pile.down.length + pile.up.length;
   if (count === 0) return CARD_H;
@@ -121,11 +151,12 @@ export function renderDoubleSolitaire(container, state, page) {
     }
   }
 
+  const facts = turnFacts(view, page);
   rows.forEach((seat, row) => {
     const prefix = PREFIXES[seat];
     const top = rowTop[row];
-    const turn = view.turn === seat ? " — to play" : "";
-    title(GAP, top - 8, `player ${seat + 1}: ${page.seatName(seat)}${seat === me ? " (you)" : ""}${turn}`);
+    const doing = facts.rows[seat] ? ` — ${facts.rows[seat]}` : "";
+    title(GAP, top - 8, `${page.seatName(seat)}${seat === me ? " (you)" : ""}${doing}`);
     drawPile(`${prefix}stock`, GAP, top, false, "stock");
     drawPile(`${prefix}hand`, GAP + (CARD_W + GAP), top, false, "turned");
     drawPile(`${prefix}waste`, GAP + 2 * (CARD_W + GAP), top, false, "waste");
@@ -142,10 +173,6 @@ export function renderDoubleSolitaire(container, state, page) {
     "data-action": move.action, onclick: () => page.send(move) },
   ACTION_LABELS[move.action] ?? move.action));
   const notes = [];
-  if (view.stop_offered) {
-    notes.push(`${page.seatName(1 - view.turn)} may call "stop": ${page.seatName(view.turn)} ` +
-      "left an ace unplayed.");
-  }
   if (view.consecutive_passes) notes.push(`${view.consecutive_passes} pass(es) in succession.`);
   const counts = view.owners
     ? [0, 1].map((seat) => Object.values(view.owners).flat().filter((o) => o === seat).length)
@@ -153,5 +180,6 @@ export function renderDoubleSolitaire(container, state, page) {
   if (counts) notes.push(`On the foundations: ${page.seatName(0)} ${counts[0]}, ` +
     `${page.seatName(1)} ${counts[1]}.`);
   container.replaceChildren(h("div", { class: "actions" }, buttons),
+    facts.help ? h("p", { class: "help", "data-testid": "turn-help" }, facts.help) : "",
     h("p", { class: "mp-info" }, notes.join(" ")), svg);
 }

@@ -20,19 +20,26 @@ async function getJson(url, init) {
 
 // -- creating a table -----------------------------------------------------------------------
 
-function optionInput(game, option) {
+// An option's field. Its value starts at the option's default; `edited` marks the ones the user
+// changed, which alone are sent (the server applies the rule book's defaults to the rest).
+function optionInput(game, option, edited) {
   const id = `mp-${game.name}-${option.name}`;
+  const mark = () => edited.add(option.name);
   let input;
   if (option.kind === "choice" || option.kind === "bool") {
     const values = option.kind === "bool" ? [true, false] : option.choices;
-    input = h("select", { id, name: option.name },
+    input = h("select", { id, name: option.name, onchange: mark },
       values.map((value) => h("option", { value: String(value), selected: value === option.default },
         option.kind === "bool" ? (value ? "on" : "off") : String(value))));
   } else {
-    input = h("input", { id, name: option.name, value: String(option.default), size: 8 });
+    input = h("input", { id, name: option.name, value: String(option.default), size: 8,
+      oninput: mark });
   }
-  return h("div", { class: "field" }, h("label", { for: id }, option.name), input,
-    h("small", {}, option.help));
+  const label = option.label ?? option.name;
+  return h("div", { class: "field" },
+    h("label", { for: id }, label, " ", h("code", { class: "mp-key" }, option.name)), input,
+    // A text field says what it takes; a list shows its choices itself.
+    h("small", {}, input.tagName === "INPUT" ? `${option.help} (${option.allowed})` : option.help));
 }
 
 async function createPage(root) {
@@ -42,9 +49,15 @@ async function createPage(root) {
     catalogue.games.map((game) => h("option", { value: game.name }, game.title)));
   const optionsBox = h("div", { class: "mp-options" });
   const seatsBox = h("fieldset", { class: "mp-seats" });
-  const absence = h("input", { id: "mp-absence", name: "absence", inputmode: "numeric",
-    value: String(catalogue.absence), size: 6 });
+  const absence = h("input", { id: "mp-absence", name: "absence", inputmode: "decimal",
+    value: String(catalogue.absence), size: 6, "aria-describedby": "mp-absence-help" });
+  const limits = `more than 0 and at most ${catalogue.max_absence} seconds` +
+    `${catalogue.max_absence === 86400 ? " (a day)" : ""}`;
+  const standIn = h("select", { id: "mp-stand-in", name: "stand_in" },
+    catalogue.bots.map((bot) => h("option", { value: bot.name,
+      selected: bot.name === catalogue.stand_in, title: bot.summary }, `${bot.name} bot`)));
   const gameOf = () => catalogue.games.find((game) => game.name === gameSelect.value);
+  let edited = new Set();
 
   function seatCount() {
     const players = optionsBox.querySelector('[name="players"]');
@@ -63,12 +76,23 @@ async function createPage(root) {
             selected: chosen === bot.name }, `${bot.name} bot`)))));
     }
   }
+  // The rule book's defaults may depend on the number of players (Leopard: 6 deals with
+  // three): the options the user has not changed show the defaults for the count chosen.
+  function playersChanged() {
+    const defaults = gameOf().defaults_by_players?.[String(seatCount())] ?? {};
+    for (const [name, value] of Object.entries(defaults)) {
+      const input = optionsBox.querySelector(`[name="${name}"]`);
+      if (input && !edited.has(name)) input.value = String(value);
+    }
+    drawSeats();
+  }
   function drawOptions() {
     const game = gameOf();
+    edited = new Set();
     optionsBox.replaceChildren(h("p", { class: "summary" }, game.summary),
-      ...game.options.map((option) => optionInput(game, option)));
+      ...game.options.map((option) => optionInput(game, option, edited)));
     const players = optionsBox.querySelector('[name="players"]');
-    if (players) players.addEventListener("change", drawSeats);
+    if (players) players.addEventListener("change", playersChanged);
     drawSeats();
   }
   gameSelect.addEventListener("change", drawOptions);
@@ -77,23 +101,39 @@ async function createPage(root) {
     event.preventDefault();
     const game = gameOf();
     const options = {};
-    for (const option of game.options) options[option.name] = form.elements[option.name].value;
+    for (const option of game.options) {
+      if (edited.has(option.name)) options[option.name] = form.elements[option.name].value;
+    }
     const seats = [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+    // The server's limits, checked here so that a typing slip is not silently replaced.
+    const text = absence.value.trim();
+    const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+    const absenceOk = seconds > 0 && seconds <= catalogue.max_absence;
+    absence.setAttribute("aria-invalid", String(!absenceOk));
+    if (!absenceOk) {
+      error.textContent = `The absence is a number of seconds, ${limits}: not "${text}".`;
+      absence.focus();
+      return;
+    }
+    error.textContent = "";
     try {
       const made = await getJson("/api/shared", {
         method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: game.name, options, seats,
-          absence: Number(absence.value) || catalogue.absence }),
+        body: JSON.stringify({ game: game.name, options, seats, absence: seconds,
+          stand_in: standIn.value }),
       });
       window.location.assign(made.url);
     } catch (failure) {
       error.textContent = failure.message;
     }
   } },
-  h("div", { class: "field" }, h("label", { for: "mp-game" }, "game"), gameSelect),
+  h("div", { class: "field" }, h("label", { for: "mp-game" }, "Game"), gameSelect),
   optionsBox, seatsBox,
-  h("div", { class: "field" }, h("label", { for: "mp-absence" }, "absence (s)"), absence,
-    h("small", {}, "a bot plays for a player gone this long, until he returns")),
+  h("div", { class: "field" }, h("label", { for: "mp-absence" }, "Absence (seconds)"), absence,
+    h("small", { id: "mp-absence-help" },
+      `a bot plays for a player gone this long, until he returns: ${limits}`)),
+  h("div", { class: "field" }, h("label", { for: "mp-stand-in" }, "Stand-in"), standIn,
+    h("small", {}, "the bot that plays for an absent player")),
   h("button", { type: "submit" }, "Create the table"), error);
   root.replaceChildren(h("h1", {}, "Play with others"),
     h("p", {}, "Choose a game and who sits where: a bot, or an open seat for a person. Then " +
@@ -163,7 +203,8 @@ class SharedTablePage {
     if (message.type === "joined") {
       if (message.token) localStorage.setItem(tokenKey(this.id), message.token);
       this.seat = message.seat;
-      this.say(`You sit in seat ${message.seat}.`);
+      const name = message.name ?? `seat ${message.seat}`;
+      this.say(message.token ? `You joined as ${name}.` : `Welcome back, ${name}: your seat is yours again.`);
       return;
     }
     if (message.type === "error") {
@@ -189,35 +230,54 @@ class SharedTablePage {
     this.ui.status.classList.toggle("error", isError);
   }
 
+  // A seat is named by its player everywhere; its number shows only where there is no name
+  // (an open seat) or to tell apart two players of one name (bots, two "guest"s).
   seatName(index) {
     const seat = this.state.seats[index];
     if (!seat) return `seat ${index}`;
     if (seat.kind === "bot") return `${seat.name} bot #${index}`;
-    return seat.name ?? `seat ${index} (open)`;
+    if (seat.name === null || seat.name === undefined) return `seat ${index} (open)`;
+    const twin = this.state.seats.some((other) => other.seat !== index
+      && other.kind === "person" && other.name === seat.name);
+    return twin ? `${seat.name} #${index}` : seat.name;
+  }
+
+  // What the seat to move is doing: a question to answer is not a card to play.
+  doing() {
+    const view = this.state.view ?? {};
+    if (view.phase === "answer") return "to answer a question";
+    if (view.stop_offered) return "to decide whether to call stop";
+    return "to play";
   }
 
   show(state) {
     this.state = state;
     if (state.seat !== null && state.seat !== undefined) this.seat = state.seat;
     const ui = this.ui;
-    ui.title.textContent = `${state.title}: ${state.options_text}`;
+    // The heading reads as words ("Leopard · 4 players · 8 deals a match"); the options' keys
+    // (players=4,deals=8,...) stay in the tooltip, for whoever creates tables through the API.
+    const heading = state.heading ?? `${state.title}: ${state.options_text}`;
+    ui.title.textContent = heading;
+    ui.title.title = state.options_text;
+    document.title = `Patience: ${heading}`;
     const turn = state.turn;
     const parts = [];
     if (state.waiting) parts.push("Waiting for players: play starts when every seat is taken.");
     else if (turn !== null) {
-      parts.push(turn === this.seat ? "Your turn." : `${this.seatName(turn)} (seat ${turn}) to play.`);
+      parts.push(turn === this.seat ? "Your turn." : `${this.seatName(turn)} ${this.doing()}.`);
     }
-    parts.push(this.seat === null ? "You are watching." : `You are seat ${this.seat}.`);
+    parts.push(this.seat === null ? "You are watching." : `You play as ${this.seatName(this.seat)}.`);
     if (state.deal !== null) parts.push(`Deal ${state.deal}.`);
     ui.facts.textContent = parts.join(" ");
     ui.facts.dataset.seq = String(state.seq);
     ui.seats.replaceChildren(...state.seats.map((seat) => h("li", {
       class: `mp-seat${seat.seat === turn ? " turn" : ""}${seat.seat === this.seat ? " me" : ""}`,
       "data-seat": seat.seat,
-    }, `seat ${seat.seat}: ${this.seatName(seat.seat)}`,
-    seat.kind === "person" && !seat.connected ? " (away)" : "",
-    seat.stand_in ? ` — ${state.stand_in} bot plays until he returns` : "",
-    seat.seat === turn ? " ◀ to play" : "")));
+    }, this.seatName(seat.seat),
+    // The server says so (stand_in) as soon as a bot takes the seat over, not only on his turn.
+    seat.stand_in ? ` (away: the ${state.stand_in} bot plays until he returns)`
+      : seat.kind === "person" && !seat.connected ? " (away)" : "",
+    seat.seat === turn ? ` ◀ ${this.doing()}` : "")));
     this.drawJoin();
     const over = state.outcome.result !== "ongoing";
     ui.banner.hidden = !over;

@@ -1,0 +1,67 @@
+"""The create-table form (/tables) in chromium: the options it sends follow the rule book's
+defaults for the number of players chosen, and what it says about each field."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def create_and_read(page: Any, server_url: str) -> dict[str, Any]:
+    """Submit the form, wait for the table's page; the table's state from the API."""
+    page.click("form.mp-create button[type=submit]")
+    page.wait_for_url(re.compile(r"/table/"))
+    table = page.url.rsplit("/", 1)[1]
+    state: dict[str, Any] = page.request.get(f"{server_url}/api/shared/{table}").json()
+    return state
+
+
+def test_the_deals_follow_the_number_of_players(browser: Any, server_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server_url + "/tables")
+    page.select_option("#mp-game", "leopard")
+    deals = "#mp-leopard-deals"
+    assert page.input_value(deals) == "8"
+    # Three players: six deals a match (RULES.md), shown and created so.
+    page.select_option("#mp-leopard-players", "3")
+    assert page.input_value(deals) == "6"
+    page.select_option("#mp-leopard-players", "4")
+    assert page.input_value(deals) == "8"
+    page.select_option("#mp-leopard-players", "3")
+    assert page.locator(".mp-seats select").count() == 3
+    state = create_and_read(page, server_url)
+    assert state["options"] == {"players": 3, "deals": 6, "target": "off"}
+
+    # A value the user typed is his: it stays when the number of players changes.
+    page.goto(server_url + "/tables")
+    page.select_option("#mp-game", "leopard")
+    page.fill(deals, "5")
+    page.select_option("#mp-leopard-players", "3")
+    assert page.input_value(deals) == "5"
+    state = create_and_read(page, server_url)
+    assert state["options"] == {"players": 3, "deals": 5, "target": "off"}
+    assert not errors
+    page.close()
+
+
+def test_the_absence_is_checked_and_the_stand_in_chosen(browser: Any, server_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(server_url + "/tables")
+    page.select_option("#mp-game", "double-solitaire")
+    help = page.text_content("#mp-absence-help") or ""
+    assert "more than 0 and at most 86400 seconds" in help
+    for wrong in ("abc", "0", "-5", "90000", ""):
+        page.fill("#mp-absence", wrong)
+        page.click("form.mp-create button[type=submit]")
+        error = page.locator("form.mp-create .error")
+        assert "more than 0 and at most 86400" in (error.text_content() or ""), wrong
+        assert page.get_attribute("#mp-absence", "aria-invalid") == "true"
+        assert page.url.endswith("/tables")  # nothing was created
+    page.fill("#mp-absence", "90")
+    page.select_option("#mp-stand-in", "random")
+    state = create_and_read(page, server_url)
+    assert state["absence"] == 90
+    assert state["stand_in"] == "random"
+    page.close()
