@@ -316,7 +316,8 @@ def test_keyboard_play(watched: Watched, server: LiveServer) -> None:
     page.keyboard.press("h")
     page.wait_for_selector('[data-testid="hint"]:has-text("about 63% to win from here")')
     assert page.locator("svg.board g.pile.hint").count() >= 1
-    page.keyboard.press("n")
+    page.keyboard.press("n")  # a game in progress: the page asks first
+    page.get_by_role("button", name="Abandon it and deal").click()
     wait_moves(page, 0)
     assert page.text_content('[data-testid="deal"]') == "11"  # the picker's random deal
     # The help lists the keys.

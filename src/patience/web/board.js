@@ -3,7 +3,7 @@
 // 6 cards, 3 face down, face up: 6 of spades, 5 of hearts"), and can take the keyboard's focus.
 
 import { CARD_H, CARD_W, defs, drawCard, drawSlot, el, parseCard } from "./cards.js";
-import { cardPositions, layoutTable } from "./layout.js";
+import { cardPositions, layoutTable, slotRight } from "./layout.js";
 
 const PILE_WORDS = {
   stock: "stock", waste: "waste", reserve: "reserve", exiles: "exiles", hand: "hand",
@@ -42,12 +42,16 @@ export function pileLabel(name, pile, mode) {
  * Draws `view` of `game` into `svg` and returns the layout ({width, height, slots}).
  * options: selected {pile, index} (those cards are raised), movable (a Set of piles cards may
  * leave), hint {from, to} (piles to highlight), cursor (the pile the keyboard is on), focusable
- * (piles take the focus: the table page), selectedLabel (extra words for the selected pile).
+ * (piles take the focus: the table page), selectedLabel (extra words for the selected pile),
+ * fit ({width, height} in CSS pixels: the room for the board, see layoutTable).
  */
 export function drawBoard(svg, game, view, options = {}) {
-  const layout = layoutTable(game, view);
+  const layout = layoutTable(game, view, options.fit);
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
+  // Narrower than its container when that is what lets a long table fit the window (CSSOM,
+  // which the pages' Content-Security-Policy allows, unlike style attributes in markup).
+  svg.style.maxWidth = layout.displayWidth ? `${Math.floor(layout.displayWidth)}px` : "";
   defs(svg);
   const { selected, movable, hint, cursor, focusable } = options;
   for (const [name, slot] of Object.entries(layout.slots)) {
@@ -62,7 +66,7 @@ export function drawBoard(svg, game, view, options = {}) {
     }
     const group = el("g", { class: "pile", "data-pile": name, "aria-label": label,
       role: focusable ? "button" : "group", tabindex: focusable ? "0" : undefined }, svg);
-    const right = slot.x + CARD_W + (slot.mode === "right" ? 52 : 0);
+    const right = slotRight(slot);
     const bottom = Math.max(slot.bottom ?? 0, slot.y + CARD_H);
     if (hint && (hint.from === name || hint.to === name)) {
       group.classList.add("hint");
@@ -79,7 +83,7 @@ export function drawBoard(svg, game, view, options = {}) {
     slotNode.setAttribute("aria-hidden", "true");
     group.appendChild(slotNode);
     for (const pos of cardPositions(slot, pile)) {
-      const node = drawCard(pos.faceUp ? pos.card : null, pos.x, pos.y);
+      const node = drawCard(pos.faceUp ? pos.card : null, pos.x, pos.y, layout.index);
       node.dataset.pile = name;
       node.dataset.index = String(pos.index);
       if (pos.faceUp && pos.card) {
@@ -93,8 +97,9 @@ export function drawBoard(svg, game, view, options = {}) {
     }
     const total = pile.down.length + pile.up.length;
     if (slot.mode === "squared" && total > 1) {
-      const badge = el("text", { class: "count", x: slot.x + CARD_W - 6, y: slot.y + CARD_H + 22,
-        "text-anchor": "end", "aria-hidden": "true" }, group);
+      const badge = el("text", { class: "count", x: slot.x + CARD_W - 6,
+        y: slot.y + CARD_H + layout.countFont + 2, "text-anchor": "end", "aria-hidden": "true",
+        "font-size": layout.countFont }, group);
       badge.textContent = String(total);
     }
   }

@@ -5,7 +5,8 @@
 
 import { api, ApiError } from "./api.js";
 import { drawBoard, neighbour, pileName, pileOrder } from "./board.js";
-import { CARD_H, CARD_W, el } from "./cards.js";
+import { CARD_H, el, parseCard } from "./cards.js";
+import { slotRight } from "./layout.js";
 import { LiveTable } from "./live.js";
 import { h } from "./dom.js";
 
@@ -13,11 +14,11 @@ import { h } from "./dom.js";
 export const KEYS = [
   ["Tab, arrow keys", "go from pile to pile"],
   ["Enter or Space", "pick up the cards of a pile, then put them down on another"],
-  ["+ / −", "pick up one card more or fewer (runs)"],
+  ["+ / − or Shift+Up / Shift+Down", "pick up one card more or fewer (runs)"],
   ["Shift+Enter", "send the top card to a foundation"],
   ["Escape", "put the cards back"],
   ["u or Ctrl+Z", "undo"],
-  ["r or Ctrl+Y", "redo"],
+  ["r, Ctrl+Y or Ctrl+Shift+Z", "redo"],
   ["h", "hint"],
   ["s", "stock (turn or deal)"],
   ["f", "auto finish"],
@@ -47,6 +48,51 @@ function moveText(move) {
   return `${move.from}-${move.to}${move.count > 1 ? `:${move.count}` : ""}`;
 }
 
+/** "Qh" -> "Q♥" (the button's text) and "queen of hearts" (what a screen reader says). */
+function cardShort(card) {
+  const face = parseCard(card);
+  return face ? [`${face.rank}${face.suit.symbol}`, face.label] : [String(card), String(card)];
+}
+
+/**
+ * A move that is not a card move in words, for its button: [text, spoken] ("Deal a row",
+ * "Turn up exile 3 (from the bottom)", "Q♥ from pile 13 (card 6) to foundation 7"). The
+ * notation (moveText) goes with it as the button's tooltip and description.
+ */
+export function actionLabel(move, game, view) {
+  const same = (text) => [text, text];
+  const draw = view?.options?.draw;
+  switch (move.action) {
+    case "stock":
+      if (game === "spider") return same("Deal a row");
+      return same(draw === 3 ? "Turn three cards" : "Turn a card");
+    case "deal":
+      return same(game === "accordion" ? "Deal a card" : "Deal");
+    case "recycle":
+      return same("Turn the waste over");
+    case "redeal":
+      return same("Gather the piles and deal again");
+    case "exile":
+      return same(move.at === undefined ? "Turn up the top exile"
+        : `Turn up exile ${move.at} (from the bottom)`);
+    case "resign":
+      return same("Resign");
+    default:
+      break;
+  }
+  if (move.card !== undefined && move.to !== undefined) {
+    const [short, spoken] = cardShort(move.card);
+    const from = move.at !== undefined ? ` from pile 13 (card ${move.at})` : "";
+    const to = pileName(String(move.to));
+    return [`${short}${from} to ${to}`, `${spoken}${from} to ${to}`];
+  }
+  // An action this page does not know: its name and arguments, spelt out.
+  const args = Object.entries(move).filter(([key]) => key !== "action")
+    .map(([key, value]) => `${key} ${value}`);
+  const name = String(move.action);
+  return same(`${name[0].toUpperCase()}${name.slice(1)}${args.length ? ` (${args.join(", ")})` : ""}`);
+}
+
 export class TablePage {
   constructor(root, tableId) {
     this.root = root;
@@ -72,6 +118,12 @@ export class TablePage {
       return;
     }
     document.addEventListener("keydown", (event) => this.onKey(event));
+    // The layout suits the room the window gives the board: draw again when that changes.
+    let resizing = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(() => { if (!this.press?.dragging) this.renderBoard(); }, 120);
+    });
     this.timer = setInterval(() => this.tick(), 1000);
     this.connect();
   }
@@ -238,13 +290,15 @@ export class TablePage {
       "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "Rules");
     this.rulesPanel = h("section", { id: "rules-panel", class: "rules", hidden: true,
       "aria-label": "the rules of the game", tabindex: "-1" });
-    const copy = button("Copy", () => navigator.clipboard?.writeText(String(this.state.deal)));
+    const copy = h("button", { type: "button", class: "copy", title: "copy the deal number",
+      onclick: (event) => this.copyDeal(event.currentTarget) }, "Copy");
     this.messageLine = h("p", { class: "message", role: "alert", "aria-live": "assertive" });
     this.hintLine = h("p", { class: "hint-line", role: "status", "data-testid": "hint",
       hidden: true });
     this.announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
     this.banner = h("p", { class: "banner", role: "status", hidden: true });
-    this.actions = h("div", { class: "actions", "aria-label": "moves that are not card moves" });
+    this.actions = h("div", { class: "actions", role: "group",
+      "aria-label": "moves that are not card moves" });
     this.moveInput = h("input", { type: "text", name: "move", placeholder: "t7-f1, stock, …",
       "aria-label": "type a move", autocomplete: "off", spellcheck: "false", size: 14 });
     const moveForm = h("form", { class: "move-form", onsubmit: (event) => {
@@ -252,7 +306,7 @@ export class TablePage {
       const text = this.moveInput.value.trim();
       if (text) this.sendMove(text).then(() => { this.moveInput.value = ""; });
     } }, h("label", {}, "Move ", this.moveInput), h("button", { type: "submit" }, "Play"));
-    this.svg = el("svg", { class: "board", role: "group",
+    this.svg = el("svg", { class: "board", role: "group", id: "table-board",
       "aria-label": "the table: Tab or the arrow keys go from pile to pile, Enter picks up and "
         + "puts down" });
     this.svg.addEventListener("pointerdown", (event) => this.onPointerDown(event));
@@ -274,8 +328,8 @@ export class TablePage {
           this.clockText, " · ", this.connection)),
       h("div", { class: "toolbar" }, this.undoButton, this.redoButton, this.restartButton,
         this.hintButton, this.finishButton, button("New deal", () => this.newDeal(), "n"),
-        this.download, this.rulesButton, moveForm),
-      this.rulesPanel, this.banner, this.messageLine, this.hintLine, this.actions, this.svg,
+        this.download, this.rulesButton, moveForm, this.actions),
+      this.rulesPanel, this.banner, this.messageLine, this.hintLine, this.svg,
       this.announcer,
       h("details", { class: "help" }, h("summary", {}, "How to play with the mouse, a finger or "
         + "the keyboard"),
@@ -284,12 +338,63 @@ export class TablePage {
       h("dl", { class: "keys" }, KEYS.flatMap(([keys, what]) => [h("dt", {}, keys),
         h("dd", {}, what)]))));
     this.root.replaceChildren(this.frame);
+    // The table is many Tabs down the page: a link first in the page skips there (shown when
+    // it has the focus). The page's HTML is shared with the other pages, so it is added here.
+    const skip = h("a", { class: "skip-link", href: "#table-board", onclick: (event) => {
+      event.preventDefault();
+      this.keyboardUsed = true;
+      this.cursor = this.cursor ?? pileOrder(this.layout)[0];
+      this.markCursor();
+      this.focusPile(this.cursor);
+    } }, "Skip to the table");
+    document.body.prepend(skip);
+  }
+
+  /**
+   * Copies the deal number. The Clipboard API exists only in secure contexts (https, or this
+   * very machine): elsewhere the number is selected and copied the old way, or left selected
+   * for Ctrl+C. The button says which happened.
+   */
+  async copyDeal(copyButton) {
+    const text = String(this.state.deal ?? "");
+    let copied = false;
+    try {
+      if (navigator.clipboard?.writeText) {
+        await navigator.clipboard.writeText(text);
+        copied = true;
+      }
+    } catch {
+      copied = false; // refused (no permission): fall back below
+    }
+    if (!copied) {
+      const range = document.createRange();
+      range.selectNodeContents(this.dealNumber);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      try {
+        copied = document.execCommand("copy");
+      } catch {
+        copied = false;
+      }
+    }
+    copyButton.textContent = copied ? "Copied" : "Selected: press Ctrl+C";
+    this.announce(copied ? `deal number ${text} copied` : `deal number ${text} selected: `
+      + "press Ctrl+C to copy it");
+    clearTimeout(this.copyTimer);
+    this.copyTimer = setTimeout(() => { copyButton.textContent = "Copy"; }, 2500);
   }
 
   renderActions() {
-    const actions = this.state.view.legal_moves.filter((m) => m.action !== undefined);
-    this.actions.replaceChildren(...actions.map((move) => h("button", {
-      type: "button", class: "action", onclick: () => this.sendMove(move) }, moveText(move))));
+    const { view, game } = this.state;
+    const actions = view.legal_moves.filter((m) => m.action !== undefined);
+    this.actions.replaceChildren(...actions.map((move) => {
+      const [text, spoken] = actionLabel(move, game, view);
+      const notation = moveText(move);
+      return h("button", { type: "button", class: "action", onclick: () => this.sendMove(move),
+        title: notation, "aria-label": spoken === text ? undefined : spoken,
+        "aria-description": notation, "data-move": notation }, text);
+    }));
   }
 
   renderBoard() {
@@ -297,10 +402,22 @@ export class TablePage {
     const hadFocus = this.svg.contains(document.activeElement);
     const movable = new Set(view.legal_moves.map((m) => m.from).filter(Boolean));
     this.layout = drawBoard(this.svg, game, view, { selected: this.selected, movable,
-      hint: this.hint, cursor: this.keyboardUsed ? this.cursor : null, focusable: true });
+      hint: this.hint, cursor: this.keyboardUsed ? this.cursor : null, focusable: true,
+      fit: this.boardRoom() });
     if (this.cursor && !this.layout.slots[this.cursor]) this.cursor = null;
     // Drawing again replaces the piles: the keyboard's focus goes back to the pile it was on.
     if (hadFocus && this.cursor) this.focusPile(this.cursor);
+  }
+
+  /**
+   * The room for the board in CSS pixels: its width, and the window's height below its top (as
+   * if the page were scrolled to the top), so that a table fits the window when it can.
+   */
+  boardRoom() {
+    // The container's width: the board itself may be drawn narrower (layoutTable).
+    const width = this.svg.parentElement.getBoundingClientRect().width;
+    const top = this.svg.getBoundingClientRect().top + window.scrollY;
+    return { width, height: Math.max(window.innerHeight - top - 8, 200) };
   }
 
   focusPile(name) {
@@ -314,7 +431,7 @@ export class TablePage {
     const group = this.svg.querySelector(`g.pile[data-pile="${this.cursor}"]`);
     const slot = this.layout?.slots[this.cursor];
     if (!group || !slot) return;
-    const right = slot.x + CARD_W + (slot.mode === "right" ? 52 : 0);
+    const right = slotRight(slot);
     const bottom = Math.max(slot.bottom ?? 0, slot.y + CARD_H);
     const mark = el("rect", { class: "cursor-mark", x: slot.x - 4, y: slot.y - 4,
       width: right - slot.x + 8, height: bottom - slot.y + 8, rx: 11 });
@@ -364,7 +481,39 @@ export class TablePage {
     this.rulesPanel.focus();
   }
 
-  async newDeal() {
+  /** New deal (button or `n`): asks first when it would abandon a game in progress. */
+  newDeal() {
+    const s = this.state;
+    if (s.events > 0 && s.outcome.result === "ongoing") this.confirmNewDeal();
+    else this.dealAgain();
+  }
+
+  /**
+   * An in-page dialog (no window.confirm: it blocks the page and cannot be styled): a modal
+   * <dialog> keeps the keyboard's focus inside it, and Escape keeps playing.
+   */
+  confirmNewDeal() {
+    if (!this.confirmDialog) {
+      const close = (deal) => {
+        this.confirmDialog.close();
+        if (deal) this.dealAgain();
+      };
+      const keep = h("button", { type: "button", autofocus: true, onclick: () => close(false) },
+        "Keep playing");
+      const abandon = h("button", { type: "button", class: "danger", "data-testid": "abandon",
+        onclick: () => close(true) }, "Abandon it and deal");
+      this.confirmDialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title",
+        "aria-describedby": "confirm-text" },
+      h("h2", { id: "confirm-title" }, "Abandon this game?"),
+      h("p", { id: "confirm-text" }, "This game is not over. A new deal leaves it unfinished, "
+        + "and it counts as a game lost in your statistics (it ends a winning streak)."),
+      h("div", { class: "dialog-buttons" }, keep, abandon));
+      this.frame.append(this.confirmDialog);
+    }
+    if (!this.confirmDialog.open) this.confirmDialog.showModal();
+  }
+
+  async dealAgain() {
     try {
       this.selected = null;
       this.message("");
@@ -421,7 +570,8 @@ export class TablePage {
       const from = move.from ?? (move.action !== undefined && piles.stock ? "stock" : null);
       const to = move.to && piles[move.to] ? move.to : null;
       this.hint = { from, to, move: answer.move };
-      const where = move.from ? ` (${pileName(move.from)} to ${pileName(move.to)})` : "";
+      const where = move.from ? ` (${pileName(move.from)} to ${pileName(move.to)})`
+        : ` (${actionLabel(move, this.state.game, this.state.view)[0]})`;
       this.hintLine.textContent = `Hint: ${answer.move}${where}, about ${chance}.`
         .replace("about about", "about");
     }
@@ -441,7 +591,7 @@ export class TablePage {
   /** The pile under an SVG point: its slot, widened to cover its fanned cards. */
   pileAt(point) {
     for (const [name, slot] of Object.entries(this.layout.slots)) {
-      const right = slot.x + CARD_W + (slot.mode === "right" ? 52 : 0);
+      const right = slotRight(slot);
       const bottom = Math.max(slot.bottom ?? 0, slot.y + CARD_H);
       if (point.x >= slot.x && point.x <= right && point.y >= slot.y && point.y <= bottom) {
         return name;
@@ -566,7 +716,7 @@ export class TablePage {
   }
 
   onKey(event) {
-    if (!this.state) return;
+    if (!this.state || this.confirmDialog?.open) return; // the dialog has the keys
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
         || target instanceof HTMLSelectElement || event.altKey || event.metaKey) {
