@@ -154,3 +154,25 @@ def test_on_a_phone_labels_are_readable_and_nothing_runs_past_its_card(
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()
+
+
+def test_a_new_winnable_deal_at_the_table_shows_the_search(
+    page: Any, server: LiveServer, picker: SlowPicker
+) -> None:
+    picker.release.set()
+    page.goto(f"{server.url}/")
+    spider = page.locator('form[data-game="spider"]')
+    spider.locator('select[name="suits"]').select_option("1")
+    spider.locator('input[name="winnable"]').check()
+    spider.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    first = page.url
+    picker.release.clear()
+    new_deal = page.get_by_role("button", name="New deal")
+    new_deal.click()
+    expect(page.get_by_text("Searching for a winnable deal…")).to_be_visible()
+    expect(new_deal).to_be_disabled()
+    picker.release.set()
+    expect(page).not_to_have_url(first)
+    expect(new_deal).to_be_enabled()
+    expect(page.get_by_text("Searching for a winnable deal…")).to_have_count(0)

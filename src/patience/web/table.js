@@ -283,6 +283,7 @@ export class TablePage {
     this.finishButton = button("Auto finish", () => this.autoFinish(), "f");
     this.finishButton.hidden = true;
     this.hintButton = button("Hint", () => this.askHint(), "h");
+    this.newDealButton = button("New deal", () => this.newDeal(), "n");
     this.connection = h("span", { class: "connection", "data-testid": "connection",
       "aria-live": "polite", title: "the table's connection to the server" });
     this.download = h("a", { class: "button", download: "", href: "#" }, "Download record");
@@ -327,7 +328,7 @@ export class TablePage {
           " · Moves ", this.counter, " · ", "Time ",
           this.clockText, " · ", this.connection)),
       h("div", { class: "toolbar" }, this.undoButton, this.redoButton, this.restartButton,
-        this.hintButton, this.finishButton, button("New deal", () => this.newDeal(), "n"),
+        this.hintButton, this.finishButton, this.newDealButton,
         this.download, this.rulesButton, moveForm, this.actions),
       this.rulesPanel, this.banner, this.messageLine, this.hintLine, this.svg,
       this.announcer,
@@ -514,14 +515,22 @@ export class TablePage {
   }
 
   async dealAgain() {
+    if (this.dealing) return;
+    this.dealing = true;
     try {
       this.selected = null;
-      this.message("");
-      // A table dealt from "winnable deals only" deals the next one the same way.
+      // A table dealt from "winnable deals only" deals the next one the same way; where no
+      // proved list ships, the server searches for up to a few seconds: say so meanwhile.
       const winnable = localStorage.getItem(`patience.winnable.${this.state.game}`) === "1";
+      this.message(winnable ? "Searching for a winnable deal…" : "");
+      this.newDealButton.disabled = true;
       this.show(await api.newDeal(this.tableId, null, winnable));
+      this.message("");
     } catch (error) {
       this.message(error.message, true);
+    } finally {
+      this.dealing = false;
+      this.newDealButton.disabled = false;
     }
   }
 
