@@ -386,11 +386,13 @@ def test_exile_choose_lets_the_player_pick_any_exile_by_its_place() -> None:
     assert cards_of(game, "t6") == ["6h"]
 
 
-def test_exile_choose_keeps_the_exiles_hidden_in_the_view() -> None:
+def test_exile_choose_names_the_face_down_exiles_in_the_view() -> None:
+    # Ruling 8: the player chooses knowing the exiles (he saw them all while dealing); they
+    # still lie face down; with exile=top they stay hidden (test_view_shows_the_top_card_...).
     game = load(found={"h": (4, 1)}, exiles="9h 6h Th", rest="t12", exile="choose")
     view = game.view()
-    assert view["piles"]["exiles"] == {"down": [None] * 3, "up": []}
-    assert "6h" not in json.dumps(view["legal_moves"])
+    assert view["piles"]["exiles"] == {"down": ["9h", "6h", "Th"], "up": []}
+    assert game.position()["piles"]["exiles"] == {"down": ["9h", "6h", "Th"], "up": []}
 
 
 # -- weaving -------------------------------------------------------------------------------------

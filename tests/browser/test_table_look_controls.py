@@ -59,6 +59,8 @@ def test_action_buttons_say_what_they_do(browser: Any, server_url: str, errors: 
           const { actionLabel } = await import("/static/table.js");
           return [
             actionLabel({action: "exile", at: 3}, "leonis-own", {})[0],
+            actionLabel({action: "exile", at: 2}, "leonis-own",
+              {piles: {exiles: {down: ["9h", "Qs", "Th"], up: []}}})[1],
             actionLabel({action: "exile"}, "leonis-own", {})[0],
             actionLabel({action: "redeal"}, "leonis-own", {})[0],
             actionLabel({action: "recycle"}, "klondike", {})[0],
@@ -70,6 +72,7 @@ def test_action_buttons_say_what_they_do(browser: Any, server_url: str, errors: 
     )
     assert labels == [
         "Turn up exile 3 (from the bottom)",
+        "Turn up queen of spades, exile 2 (from the bottom)",
         "Turn up the top exile",
         "Gather the piles and deal again",
         "Turn the waste over",

@@ -634,7 +634,11 @@ class LeonisOwn(Rules[LeonisOwnState]):
 
     def view_piles(self, state: LeonisOwnState, seat: int) -> dict[str, JSON]:
         """The default view, but piles 1-12 are squared: only their top card is seen, the cards
-        under it are ``null`` (they lie face up, so they stay in ``up``), keeping the count."""
+        under it are ``null`` (they lie face up, so they stay in ``up``), keeping the count.
+
+        With ``exile=choose`` the face-down exiles are named (ruling 8): RULES.md gives the
+        player the choice because "he saw them all while dealing", so he picks knowing them.
+        """
         piles = super().view_piles(state, seat)
         for name in SQUARED:
             cards = state.piles[name]
@@ -642,6 +646,8 @@ class LeonisOwn(Rules[LeonisOwnState]):
                 "down": [],
                 "up": [None] * (len(cards) - 1) + [str(cards[-1])] if cards else [],
             }
+        if self.choose:
+            piles[EXILES] = {"down": [str(card) for card in state.piles[EXILES]], "up": []}
         return piles
 
     def view_json(self, state: LeonisOwnState, seat: int) -> JSON:

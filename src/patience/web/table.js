@@ -72,9 +72,15 @@ export function actionLabel(move, game, view) {
       return same("Turn the waste over");
     case "redeal":
       return same("Gather the piles and deal again");
-    case "exile":
-      return same(move.at === undefined ? "Turn up the top exile"
-        : `Turn up exile ${move.at} (from the bottom)`);
+    case "exile": {
+      if (move.at === undefined) return same("Turn up the top exile");
+      // With exile=choose the view names the face-down exiles (the player saw them dealt).
+      const known = view?.piles?.exiles?.down?.[move.at - 1];
+      const place = `exile ${move.at} (from the bottom)`;
+      if (!known) return same(`Turn up ${place}`);
+      const [short, spoken] = cardShort(known);
+      return [`Turn up ${short}, ${place}`, `Turn up ${spoken}, ${place}`];
+    }
     case "resign":
       return same("Resign");
     default:
