@@ -92,6 +92,7 @@ def test_a_table_sends_the_view_and_never_a_face_down_card(client: TestClient) -
     assert state["moves"] == 0
     assert state["seats"] == ["guest"]
     assert state["options_text"] == "draw=1,passes=unlimited,from_foundation=on"
+    assert state["options_words"] == "draw 1"
     game = patience.new("klondike", deal=7, draw=1)
     assert state["view"] == json.loads(json.dumps(game.view(0)))
     page = client.get(f"/api/tables/{state['table']}").text
@@ -209,7 +210,14 @@ def test_a_game_resumes_after_a_server_restart(db_path: Path) -> None:
 def test_malformed_and_oversized_requests_are_refused(client: TestClient) -> None:
     table = new_table(client)["table"]
     headers = {"content-type": "application/json"}
-    for body in (b"{not json", b"\xff\xfe", b'"just a string"', b"[]", b"[" * 3000 + b"]" * 3000):
+    for body in (
+        b"{not json",
+        b"\xff\xfe",
+        b'"just a string"',
+        b"[]",
+        b"[" * 3000 + b"]" * 3000,
+        b'{"deal": ' + b"9" * 5000 + b"}",
+    ):
         response = client.post(f"/api/tables/{table}", content=body, headers=headers)
         assert response.status_code == 400, body
         assert "error" in response.json()

@@ -1,9 +1,10 @@
 """Reading JSON text that comes from outside: a record, a move, a request body, a message.
 
-``json.loads`` fails in two ways on such text: :class:`json.JSONDecodeError` for text that is
-not JSON, and :class:`RecursionError` for arrays or objects nested about a thousand deep (two
-kilobytes of ``[`` do it). Every reader of outside text goes through :func:`loads`, so both
-become one :class:`JSONTextError` that says what was wrong.
+``json.loads`` fails in three ways on such text: :class:`json.JSONDecodeError` for text that is
+not JSON, :class:`RecursionError` for arrays or objects nested about a thousand deep (two
+kilobytes of ``[`` do it), and a plain :class:`ValueError` for a whole number of more than
+4,300 digits (Python's guard against slow conversions). Every reader of outside text goes
+through :func:`loads`, so all three become one :class:`JSONTextError` that says what was wrong.
 """
 
 from __future__ import annotations
@@ -34,3 +35,5 @@ def loads(text: str | bytes) -> Any:
         raise JSONTextError(
             "arrays and objects are nested too deeply (keep it under a few hundred levels)"
         ) from None
+    except ValueError:  # after JSONDecodeError, its subclass: only the digits limit is left
+        raise JSONTextError("a number has too many digits (at most 4,300)") from None

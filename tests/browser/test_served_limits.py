@@ -39,6 +39,7 @@ BAD_MESSAGES: list[str | bytes] = [
     json.dumps({"type": "move", "pad": "x" * (MAX_BODY + 1)}),  # 16 KiB and more
     "[" * 3000 + "]" * 3000,  # small, but nested deeper than the JSON reader goes
     "{oops",
+    '{"events": ' + "9" * 5000 + "}",  # more digits than Python converts
     b'{"command": "undo"}',  # binary
 ]
 
@@ -47,18 +48,20 @@ def test_a_served_one_player_table_answers_bad_messages_and_stays_open(server_ur
     table = post(f"{server_url}/api/tables", {"game": "klondike", "deal": 7})["table"]
     socket_url = server_url.replace("http", "ws") + f"/ws/tables/{table}"
     answers = asyncio.run(replies(socket_url, [*BAD_MESSAGES, json.dumps({"command": "undo"})]))
-    assert [answer.get("status") for answer in answers[:4]] == [413, 400, 400, 400]
+    assert [answer.get("status") for answer in answers[:5]] == [413, 400, 400, 400, 400]
     assert "nested too deeply" in answers[1]["error"]
-    assert "not binary" in answers[3]["error"]
+    assert "too many digits" in answers[3]["error"]
+    assert "not binary" in answers[4]["error"]
     # The connection is still open: the last command gets its answer (nothing to undo: 422).
-    assert answers[4]["type"] == "error"
-    assert answers[4]["status"] == 422
+    assert answers[5]["type"] == "error"
+    assert answers[5]["status"] == 422
 
 
 def test_a_served_shared_table_answers_bad_messages_and_stays_open(server_url: str) -> None:
     created = post(f"{server_url}/api/shared", {"game": "leopard", "seats": ["open", "random"]})
     socket_url = server_url.replace("http", "ws") + f"/ws/shared/{created['table']}"
     answers = asyncio.run(replies(socket_url, [*BAD_MESSAGES, json.dumps({"type": "teleport"})]))
-    assert [answer.get("status") for answer in answers] == [413, 400, 400, 400, 400]
+    assert [answer.get("status") for answer in answers] == [413, 400, 400, 400, 400, 400]
     assert "nested too deeply" in answers[1]["error"]
-    assert "unknown message type" in answers[4]["error"]
+    assert "too many digits" in answers[3]["error"]
+    assert "unknown message type" in answers[5]["error"]

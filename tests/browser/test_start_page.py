@@ -176,3 +176,21 @@ def test_a_new_winnable_deal_at_the_table_shows_the_search(
     expect(page).not_to_have_url(first)
     expect(new_deal).to_be_enabled()
     expect(page.get_by_text("Searching for a winnable deal…")).to_have_count(0)
+
+
+def test_the_statistics_page_fits_a_phone(browser: Any, server: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.request.post(f"{server.url}/api/player", data={"name": "Phone"})
+        for deal, options in ((3, {}), (4, {"draw": 1, "passes": 3})):
+            created = page.request.post(
+                f"{server.url}/api/tables",
+                data={"game": "klondike", "deal": deal, "options": options},
+            )
+            table = created.json()["table"]
+            page.request.post(f"{server.url}/api/tables/{table}", data={"command": "resign"})
+        page.goto(f"{server.url}/stats")
+        expect(page.locator("table.stats")).to_contain_text("Klondike, draw 1")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        page.close()

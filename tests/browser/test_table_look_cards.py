@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 import patience
 
@@ -127,6 +128,25 @@ def test_covered_cards_show_rank_and_suit_and_spider_fits_a_desktop(
         + page.locator("svg.board").bounding_box()["height"]
         <= 800
     )
+    page.close()
+
+
+def test_the_board_still_fits_once_the_end_banner_shows(
+    browser: Any, server_url: str, page_errors: list[str]
+) -> None:
+    page, _ = open_table(
+        browser, server_url, page_errors, "spider", {"suits": 4}, 3, 60, (1280, 800)
+    )
+    table_id = page.url.rsplit("/", 1)[-1]
+    answer = page.request.post(f"{server_url}/api/tables/{table_id}", data={"command": "resign"})
+    assert answer.ok, answer.text()
+    page.reload()
+    expect(page.locator(".banner")).to_be_visible()
+    board = page.locator("svg.board").bounding_box()
+    assert board["y"] + board["height"] <= 800
+    # The options in words, the notation of -o as the tooltip.
+    facts = page.locator(".facts")
+    expect(facts).to_contain_text("default options")
     page.close()
 
 

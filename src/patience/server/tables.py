@@ -108,6 +108,7 @@ class Table:
             "title": rules.title,
             "options": view["options"],
             "options_text": rules.options_text(),
+            "options_words": ", ".join(option_phrases(rules)) or "default options",
             # One-player tables show their deal number (it can be copied and dealt again); a
             # table of several players must not send it before the end, since the deal number
             # gives every hidden card.
@@ -251,15 +252,20 @@ def variant_title(game: str, options: Mapping[str, OptionValue]) -> str:
     does not know is named as stored; options no longer valid are left out."""
     try:
         rules = get_rules(game, dict(options))
-        defaults = get_rules(game).options
     except ValueError:
         return GAMES[game].title if game in GAMES else game
-    changed = [
+    return ", ".join([rules.title, *option_phrases(rules)])
+
+
+def option_phrases(rules: Rules[Any]) -> list[str]:
+    """The options of ``rules`` that differ from the game's defaults, in readable words
+    ("1 suit", "draw 1"); empty for the defaults."""
+    defaults = get_rules(rules.name).options
+    return [
         _phrase(rules.name, name, value)
         for name, value in rules.options.items()
         if defaults.get(name) != value
     ]
-    return ", ".join([rules.title, *changed])
 
 
 def game_entry(name: str) -> dict[str, Any]:

@@ -250,7 +250,9 @@ export class TablePage {
     const over = s.outcome.result !== "ongoing";
     if (!this.frame) this.build();
     this.title.textContent = `${s.title}`;
-    this.optionsLine.textContent = s.options_text || "no options";
+    // In words ("1 suit, draw 1"); the exact options (the notation of -o) as its tooltip.
+    this.optionsLine.textContent = s.options_words || s.options_text || "no options";
+    this.optionsLine.title = s.options_text || "";
     this.dealNumber.textContent = s.deal ?? "—";
     this.counter.textContent = String(s.moves);
     this.undoButton.disabled = !s.can_undo;
@@ -261,7 +263,6 @@ export class TablePage {
     this.download.href = api.recordUrl(s.table);
     this.tick();
     this.renderActions();
-    this.renderBoard();
     if (over) {
       const won = s.outcome.result === "won";
       const score = s.outcome.score !== undefined ? ` Score: ${s.outcome.score}.` : "";
@@ -273,6 +274,8 @@ export class TablePage {
     } else {
       this.banner.hidden = true;
     }
+    // Last: the board is fitted to the room the lines above it (the banner too) leave.
+    this.renderBoard();
   }
 
   build() {
