@@ -212,3 +212,153 @@ def test_each_square_shows_its_value(page: Any) -> None:
     text = render(page, "leopard", game, 0)["text"]
     for square in cast(LeopardState, game.state).squares:
         assert f"worth {square_value(square)} point" in text
+
+
+#: The end-of-game text of a board module for a finished state, with the test's names.
+END = """async (args) => {
+  const module = await import(args.module);
+  const page = { seat: args.seat, seatName: (index) => args.names[index] ?? `seat ${index}` };
+  return module[args.end](args.state, page);
+}"""
+
+
+def finished(rules: str, options: dict[str, Any], deal: int, bot: str = "greedy") -> patience.Game:
+    """A game of ``rules`` played to its end by a bot."""
+    game = patience.Game.create(get_rules(rules, options), deal=deal)
+    player = patience.bots.get(bot, seed=deal)
+    while not game.is_over():
+        game.push(player.choose(game.view(game.current_player())))
+    return game
+
+
+def end_text(page: Any, module: str, game: patience.Game, seat: int | None = 0) -> str:
+    view = view_of(game, seat)
+    args = {
+        "module": f"/static/{module}.js",
+        "end": "leopardEnd" if module == "leopard" else "doubleSolitaireEnd",
+        "state": {"view": view, "outcome": view["outcome"], "game": game.name},
+        "seat": seat,
+        "names": NAMES[: game.rules.players],
+    }
+    text: str = page.evaluate(END, args)
+    assert "seat" not in text, text
+    assert "player" not in text, text
+    return text
+
+
+def test_leopard_end_names_the_winners(page: Any) -> None:
+    # Two players: the winner's total first, as the players' names, not "seat 1 won 0-6".
+    game = finished("leopard", {"deals": 1}, deal=3)
+    outcome = game.outcome()
+    assert outcome.scores is not None
+    if outcome.result == "won":
+        assert outcome.winner is not None
+        won, lost = outcome.scores[outcome.winner], outcome.scores[1 - outcome.winner]
+        expected = f"{NAMES[outcome.winner]} won the match {won}-{lost} after 1 deal."
+    else:
+        expected = f"The match is drawn {outcome.scores[0]}-{outcome.scores[1]} after 1 deal."
+    assert end_text(page, "leopard", game) == expected
+    # Four players: a side is its two players; three: every total is named.
+    four = (finished("leopard", {"players": 4, "deals": 1}, deal=d) for d in range(1, 20))
+    side_won = next(g for g in four if g.outcome().result == "won")
+    winner = side_won.outcome().winner
+    assert winner is not None
+    text = end_text(page, "leopard", side_won, seat=None)
+    assert text.startswith(f"{NAMES[winner]} and {NAMES[winner + 2]} won the match ")
+    assert text.endswith(" after 1 deal.")
+    three = finished("leopard", {"players": 3, "deals": 2}, deal=5)
+    totals = three.outcome().scores
+    assert totals is not None
+    text = end_text(page, "leopard", three, seat=2)
+    assert text.endswith(f"after 2 deals: Ann {totals[0]}, Bob {totals[1]}, Cy {totals[2]}.")
+
+
+def test_double_solitaire_end_names_the_winner(page: Any) -> None:
+    game = finished("double-solitaire", {}, deal=1, bot="random")
+    outcome = game.outcome()
+    assert outcome.result == "won"
+    assert outcome.scores is not None
+    assert "player 1" in outcome.reason  # the engine's words, which the page must not show
+    winner = outcome.winner
+    assert winner is not None
+    scores = outcome.scores
+    assert end_text(page, "double_solitaire", game) == (
+        f"{NAMES[winner]} won, {scores[winner]} of {NAMES[winner]}'s cards on the foundations "
+        f"to {scores[1 - winner]} of {NAMES[1 - winner]}'s. "
+        "Play stopped after two passes in succession."
+    )
+
+
+def test_seats_are_numbered_only_to_tell_two_apart(page: Any) -> None:
+    def names(seats: list[tuple[str, str | None]]) -> list[str]:
+        rows = [{"seat": i, "kind": kind, "name": name} for i, (kind, name) in enumerate(seats)]
+        result: list[str] = page.evaluate(
+            """async (seats) => {
+          const module = await import("/static/table_mp.js");
+          return seats.map((_, index) => module.seatName(seats, index));
+        }""",
+            rows,
+        )
+        return result
+
+    assert names([("person", "Ann"), ("bot", "greedy"), ("bot", "random"), ("open", None)]) == [
+        "Ann",
+        "greedy bot",
+        "random bot",
+        "seat 3 (open)",
+    ]
+    assert names(
+        [("bot", "greedy"), ("person", "guest"), ("bot", "greedy"), ("person", "guest")]
+    ) == [
+        "greedy bot #0",
+        "guest #1",
+        "greedy bot #2",
+        "guest #3",
+    ]
+
+
+def test_the_banner_names_the_players(page: Any, server_url: str) -> None:
+    # A table of two bots, watched: its page's banner is the board module's end text.
+    made = page.request.post(
+        f"{server_url}/api/shared",
+        data={"game": "leopard", "options": {"deals": 1}, "seats": ["greedy", "random"], "deal": 3},
+    ).json()
+    page.goto(server_url + made["url"])
+    banner = page.locator('[data-testid="banner"]')
+    banner.wait_for(state="visible", timeout=30_000)
+    outcome = page.request.get(f"{server_url}/api/shared/{made['table']}").json()["outcome"]
+    bots = ["greedy bot", "random bot"]
+    won, lost = (
+        outcome["scores"][outcome.get("winner", 0)],
+        outcome["scores"][1 - outcome.get("winner", 0)],
+    )
+    if outcome["result"] == "won":
+        expected = f"{bots[outcome['winner']]} won the match {won}-{lost} after 1 deal."
+    else:
+        expected = f"The match is drawn {won}-{lost} after 1 deal."
+    assert banner.text_content() == f"Game over: {expected}"
+
+
+def test_discards_are_small_cards_with_spoken_names(page: Any) -> None:
+    game = patience.Game.create(get_rules("leopard", {"deals": 1}), deal=7)
+    bot = patience.bots.get("greedy", seed=3)
+    while len(game.view(0)["piles"]["discards"]["up"]) < 3:
+        game.push(bot.choose(game.view(game.current_player())))
+    discards = game.view(0)["piles"]["discards"]["up"]
+    shown = render(page, "leopard", game, None)
+    ranks = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+    suits = {
+        "c": ("clubs", "♣"),
+        "d": ("diamonds", "♦"),
+        "h": ("hearts", "♥"),
+        "s": ("spades", "♠"),
+    }
+    for card in discards:
+        assert f"{ranks.get(card[0], card[0])} of {suits[card[1]][0]}" in shown["labels"]
+    # Drawn as rank and suit ("10♠"), never as notation ("Ts").
+    text = shown["text"].replace("\ufe0e", "")
+    written = " ".join(
+        f"{'10' if card[0] == 'T' else card[0]}{suits[card[1]][1]}" for card in discards
+    )
+    assert f"Discards: {written}" in text
+    assert " ".join(discards) not in shown["text"]

@@ -7,6 +7,19 @@ import { h } from "./dom.js";
 
 const GAP = 12;
 const POSITION_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9"];
+// A square's drawing and the hand's height, in card units (a card is CARD_W x CARD_H).
+const SQUARE_W = 3 * CARD_W + 4 * GAP;
+const SQUARE_H = 3 * CARD_H + 4 * GAP;
+const HAND_H = CARD_H + 2 * GAP;
+const handWidth = (count) => Math.max(1, count) * (CARD_W * 0.8) + CARD_W * 0.2 + 2 * GAP;
+// Below this width (CSS pixels) the squares stack and the page scrolls down (a phone).
+const NARROW = 640;
+// How far the cards may shrink so that the hand and the squares fit the window (CSS pixels per
+// card unit): a card 55 px wide keeps its corner index at about 16 px.
+const SCALE_MIN = 0.55;
+const SCALE_MAX = 1.1;
+// The suits as text, each followed by U+FE0E so that no font draws them as emoji.
+const SUIT_TEXT = { c: "\u2663\uFE0E", d: "\u2666\uFE0E", h: "\u2665\uFE0E", s: "\u2660\uFE0E" };
 
 function sideName(view, page, side) {
   if (view.players === 4) return `${page.seatName(side)} and ${page.seatName(side + 2)}`;
@@ -31,6 +44,35 @@ export function squareValue(cells) {
     else if (RED[x] === RED[y] && RED[y] === RED[z]) value += 1;
   }
   return value;
+}
+
+const deals = (n) => `${n} deal${n === 1 ? "" : "s"}`;
+
+/**
+ * The end of a match in words, with the players' names (the engine's reason numbers the seats):
+ * "Bob won the match 6-0 after 1 deal", "Ann and Cy won the match 12-8 after 8 deals".
+ * With three players each total is named; a draw says so.
+ */
+export function leopardEnd(state, page) {
+  const outcome = state.outcome;
+  const view = state.view;
+  const totals = outcome.scores ?? view.totals;
+  const after = `after ${deals(view.history.length)}`;
+  const named = () => totals.map((total, side) => `${sideName(view, page, side)} ${total}`)
+    .join(", ");
+  if (outcome.result === "won" && outcome.winner !== null && outcome.winner !== undefined) {
+    const winner = outcome.winner;
+    const who = sideName(view, page, winner);
+    if (totals.length === 2) {
+      return `${who} won the match ${totals[winner]}-${totals[1 - winner]} ${after}.`;
+    }
+    return `${who} won the match ${after}: ${named()}.`;
+  }
+  if (outcome.result === "draw") {
+    if (totals.length === 2) return `The match is drawn ${totals[0]}-${totals[1]} ${after}.`;
+    return `The match is drawn ${after}: ${named()}.`;
+  }
+  return outcome.reason ?? outcome.result;
 }
 
 // What the page says about the turn, for the seat that is to act, the one that waits for an
@@ -72,9 +114,19 @@ function label(g, x, y, text, cls) {
   return node;
 }
 
+/**
+ * A card as a small one in the text ("3♣", red for hearts and diamonds), which a screen reader
+ * reads by its name ("3 of clubs"): the discards, and a card named in a button.
+ */
+export function miniCard(card) {
+  const face = parseCard(card);
+  if (!face) return h("span", {}, String(card));
+  return h("span", { class: `mp-mini ${face.suit.red ? "red" : "black"}`, role: "img",
+    "aria-label": face.label, "data-card": card }, `${face.rank}${SUIT_TEXT[card[1].toLowerCase()]}`);
+}
+
 function drawSquare(view, page, side, targets) {
-  const size = 3 * CARD_W + 4 * GAP;
-  const svg = el("svg", { class: "board mp-square", viewBox: `0 0 ${size} ${3 * CARD_H + 4 * GAP}`,
+  const svg = el("svg", { class: "board mp-square", viewBox: `0 0 ${SQUARE_W} ${SQUARE_H}`,
     role: "group", "aria-label": `square ${side}`, "data-square": side });
   defs(svg);
   view.squares[side].forEach((cell, index) => {
@@ -100,7 +152,7 @@ function drawSquare(view, page, side, targets) {
           class: "mp-tag" }, g);
         const tag = label(g, CARD_W / 2, CARD_H - 14, who, "mp-tag-text");
         // A long name is squeezed into the tag rather than cut.
-        if (who.length > 11) {
+        if (who.length > 8) {
           tag.setAttribute("textLength", CARD_W - 16);
           tag.setAttribute("lengthAdjust", "spacingAndGlyphs");
         }
@@ -126,8 +178,7 @@ function drawSquare(view, page, side, targets) {
 }
 
 function drawHand(cards, page, playable) {
-  const width = Math.max(1, cards.length) * (CARD_W * 0.8) + CARD_W * 0.2 + 2 * GAP;
-  const svg = el("svg", { class: "board mp-hand", viewBox: `0 0 ${width} ${CARD_H + 2 * GAP}`,
+  const svg = el("svg", { class: "board mp-hand", viewBox: `0 0 ${handWidth(cards.length)} ${HAND_H}`,
     role: "group", "aria-label": "your hand" });
   defs(svg);
   cards.forEach((card, index) => {
@@ -191,7 +242,8 @@ export function renderLeopard(container, state, page) {
   }
   if (page.selection && legal.some((m) => m.action === "discard" && m.card === page.selection)) {
     buttons.push(h("button", { type: "button", "data-action": "discard", onclick: () =>
-      page.send({ action: "discard", card: page.selection }) }, `Discard ${page.selection}`));
+      page.send({ action: "discard", card: page.selection }) }, "Discard ",
+    miniCard(page.selection)));
   }
   const question = view.phase === "answer" && view.asker !== null
     ? h("p", { class: "mp-question", role: "status" },
@@ -210,13 +262,72 @@ export function renderLeopard(container, state, page) {
           ` · worth ${value} point${value === 1 ? "" : "s"}`)),
       drawSquare(view, page, side, targets));
   }));
-  const hand = me !== null && view.hands[me]
-    ? h("div", { class: "mp-hand-box", "data-testid": "hand" }, h("h2", {}, "Your hand"),
-      drawHand(view.hands[me], page, playable))
+  const handSvg = me !== null && view.hands[me] ? drawHand(view.hands[me], page, playable) : null;
+  const hand = handSvg
+    ? h("div", { class: "mp-hand-box", "data-testid": "hand" }, h("h2", {}, "Your hand"), handSvg)
     : h("p", { class: "help" }, "Spectators see the squares and the discards, never a hand.");
   const discards = view.piles.discards.up;
-  container.replaceChildren(...[info, question, h("div", { class: "actions" }, buttons), help,
-    hand, squares,
-    h("p", { class: "mp-discards" }, `Discards: ${discards.length ? discards.join(" ") : "none"}`),
+  const discardLine = h("p", { class: "mp-discards", "data-testid": "discards" }, "Discards: ",
+    discards.length ? discards.flatMap((card, i) => (i ? [" ", miniCard(card)] : [miniCard(card)]))
+      : "none");
+  const handColumn = h("div", { class: "mp-hand-col" }, hand, discardLine);
+  const table = h("div", { class: "mp-table" }, handColumn, squares);
+  container.replaceChildren(...[info, question,
+    h("div", { class: "mp-turn" }, h("div", { class: "actions" }, buttons), help), table,
     scores(view, page)].filter(Boolean));
+  fitLeopard(table, handColumn, handSvg, view.hands[me]?.length ?? 0, squares);
+}
+
+/**
+ * On a wide screen, sizes the hand and the squares alike (one scale, CSS pixels per card unit)
+ * so that they fit the window's height below their top (as if the page were scrolled to the
+ * top): the squares side by side, and the hand either above them or beside them, whichever
+ * lets the cards be larger. Cards never shrink below SCALE_MIN: below it the page scrolls down.
+ * A phone keeps the style sheet's sizes (the squares one under the other, as wide as it allows).
+ */
+function fitLeopard(table, handColumn, handSvg, handCount, squares) {
+  const figures = [...squares.children];
+  const svgs = figures.map((figure) => figure.querySelector("svg"));
+  const width = table.isConnected ? table.getBoundingClientRect().width : 0;
+  if (width < NARROW || !figures.length) return;
+  const count = figures.length;
+  const handW = handWidth(handCount);
+  const top = table.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - top - 8;
+  const height = (node) => node.getBoundingClientRect().height;
+  const apply = (side, scale) => {
+    table.classList.toggle("side", side);
+    for (const figure of figures) {
+      figure.classList.add("fitted");
+      figure.style.width = `${Math.floor(SQUARE_W * scale)}px`;
+    }
+    if (handSvg) handSvg.style.width = `${Math.floor(handW * scale)}px`;
+  };
+  // The largest scale of a layout: its drawings fit the width, and with its texts (headings,
+  // captions, the discards: measured at a trial scale, then at the scale found, as captions
+  // wrap differently) the height.
+  const largest = (side) => {
+    apply(side, 0.7);
+    const gap = parseFloat(getComputedStyle(squares).columnGap) || 0;
+    const between = side ? parseFloat(getComputedStyle(table).columnGap) || 0 : 0;
+    // Whole pixels are taken (Math.floor), and one more for rounding.
+    const wide = side
+      ? (width - between - gap * (count - 1) - count - 2) / (SQUARE_W * count + handW)
+      : Math.min((width - gap * (count - 1) - count) / (SQUARE_W * count),
+        handSvg ? (width - 1) / handW : 9);
+    let scale = Math.min(wide, 0.7);
+    for (let pass = 0; pass < 2; pass += 1) {
+      apply(side, Math.max(scale, 0.3));
+      const captions = Math.max(...figures.map((figure, i) => height(figure) - height(svgs[i])));
+      const handTexts = height(handColumn) - (handSvg ? height(handSvg) : 0);
+      const high = side
+        ? Math.min((room - captions) / SQUARE_H, (room - handTexts) / HAND_H)
+        : (room - captions - handTexts) / (SQUARE_H + (handSvg ? HAND_H : 0));
+      scale = Math.min(wide, high, SCALE_MAX);
+    }
+    return scale;
+  };
+  const stacked = largest(false);
+  const beside = handSvg ? largest(true) : 0;
+  apply(beside > stacked, Math.max(SCALE_MIN, Math.max(beside, stacked)));
 }

@@ -3,11 +3,13 @@
 // seat's view; the seat token given on joining is kept in localStorage, per table, so a reload
 // (or a lost connection) gets the seat back.
 
-import { renderDoubleSolitaire } from "./double_solitaire.js";
-import { renderLeopard } from "./leopard.js";
+import { doubleSolitaireEnd, renderDoubleSolitaire } from "./double_solitaire.js";
+import { leopardEnd, renderLeopard } from "./leopard.js";
 import { h } from "./dom.js";
 
 const RENDERERS = { leopard: renderLeopard, "double-solitaire": renderDoubleSolitaire };
+// The end of a game in words, with the players' names.
+const ENDINGS = { leopard: leopardEnd, "double-solitaire": doubleSolitaireEnd };
 const tokenKey = (id) => `patience-seat-${id}`;
 const NAME_KEY = "patience-name";
 
@@ -143,6 +145,25 @@ async function createPage(root) {
 
 // -- a shared table -------------------------------------------------------------------------
 
+// What a seat is called before any number is added: a person's name, "greedy bot"; null for an
+// open seat.
+function baseName(seat) {
+  if (!seat || seat.kind === "open" || seat.name === null || seat.name === undefined) return null;
+  return seat.kind === "bot" ? `${seat.name} bot` : seat.name;
+}
+
+/**
+ * A seat's name on the page: its player's name; its number shows only where there is no name
+ * (an open seat) or to tell apart two players of one name (two greedy bots, two "guest"s).
+ */
+export function seatName(seats, index) {
+  const seat = seats[index];
+  const base = baseName(seat);
+  if (base === null) return seat ? `seat ${index} (open)` : `seat ${index}`;
+  const twin = seats.some((other) => other.seat !== index && baseName(other) === base);
+  return twin ? `${base} #${index}` : base;
+}
+
 class SharedTablePage {
   constructor(root, id) {
     this.root = root;
@@ -178,6 +199,12 @@ class SharedTablePage {
     this.root.replaceChildren(ui.title, h("div", { class: "toolbar" }, ui.link, ui.copy),
       ui.facts, ui.seats, ui.join, ui.status, ui.banner, ui.board, ui.record);
     this.root.classList.add("mp-page");
+    // The boards suit the room the window gives them: draw again when that changes.
+    let resizing = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(() => { if (this.state) this.show(this.state); }, 120);
+    });
     this.connect();
   }
 
@@ -233,13 +260,7 @@ class SharedTablePage {
   // A seat is named by its player everywhere; its number shows only where there is no name
   // (an open seat) or to tell apart two players of one name (bots, two "guest"s).
   seatName(index) {
-    const seat = this.state.seats[index];
-    if (!seat) return `seat ${index}`;
-    if (seat.kind === "bot") return `${seat.name} bot #${index}`;
-    if (seat.name === null || seat.name === undefined) return `seat ${index} (open)`;
-    const twin = this.state.seats.some((other) => other.seat !== index
-      && other.kind === "person" && other.name === seat.name);
-    return twin ? `${seat.name} #${index}` : seat.name;
+    return seatName(this.state.seats, index);
   }
 
   // What the seat to move is doing: a question to answer is not a card to play.
@@ -283,7 +304,9 @@ class SharedTablePage {
     ui.banner.hidden = !over;
     if (over) {
       ui.banner.className = `banner ${state.outcome.result === "won" ? "won" : "lost"}`;
-      ui.banner.textContent = `Game over: ${state.outcome.reason ?? state.outcome.result}`;
+      const ending = ENDINGS[state.game];
+      ui.banner.textContent = `Game over: ${ending ? ending(state, this)
+        : state.outcome.reason ?? state.outcome.result}`;
     }
     ui.record.hidden = !over;
     const render = RENDERERS[state.game];
