@@ -11,7 +11,7 @@ import patience
 from patience.engine import Game
 from patience.solve import adapter_for, solve
 from patience.solve.generic import GenericAdapter
-from patience.solve.search import Budget, staged
+from patience.solve.search import Budget, staged, staged_beam
 from patience.solve.spider import SpiderAdapter
 from solver_checks import restarted_answers, steps_replayed, take_a_step
 
@@ -157,3 +157,29 @@ def test_the_staged_search_wins_endgames_and_its_wins_replay() -> None:
                 copy.push(move)
             assert copy.outcome().result == "won"
     assert wins >= 6
+
+
+def test_the_staged_beam_wins_and_its_wins_replay() -> None:
+    """The staged beam (docs/solving.md, Spider, "Staged beam") answers won or unknown only,
+    reproducibly with a node budget, and its wins replay: endgames before the last deal and a
+    two-suit deal from the start."""
+    games = [endgame(seed, stock=True) for seed in range(6)]
+    games.append(patience.new("spider", deal=3, suits=2))
+    wins = 0
+    for game in games:
+        adapter = SpiderAdapter(game.rules)
+        found = staged_beam(adapter, adapter.node(game.state), Budget(nodes=20_000))
+        assert found.result in ("won", "unknown")
+        if found.result == "won":
+            wins += 1
+            copy = Game.create(game.rules, state=game.state)
+            for move in found.moves:
+                copy.push(move)
+            assert copy.outcome().result == "won"
+    assert wins >= 6
+    game = games[-1]
+    adapter = SpiderAdapter(game.rules)
+    first = staged_beam(adapter, adapter.node(game.state), Budget(nodes=20_000))
+    assert first.result == "won"
+    again = staged_beam(adapter, adapter.node(game.state), Budget(nodes=20_000))
+    assert (again.result, again.moves, again.nodes) == (first.result, first.moves, first.nodes)

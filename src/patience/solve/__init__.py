@@ -59,7 +59,7 @@ __all__ = [
 SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 2,
     "double-solitaire": 2,
-    "spider": 4,
+    "spider": 5,
     "canfield": 4,
     "accordion": 2,
     "napoleon": 3,

@@ -22,9 +22,9 @@ Why the answers can be trusted:
   lost region.
 
 For the games where depth-first search gets lost early (Spider, Napoleon at St Helena),
-:func:`staged` is a beam over the adapter's stages that can only find wins, and
-:func:`solver_search` shares a budget between it and :func:`depth_first` (docs/solving.md,
-"The staged search").
+:func:`staged` is a beam over the adapter's stages that can only find wins (Spider uses
+:func:`staged_beam`, which searches each stage in layers too), and :func:`solver_search`
+shares a budget between it and :func:`depth_first` (docs/solving.md, "The staged search").
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ __all__ = [
     "one_of_the_first",
     "solver_search",
     "staged",
+    "staged_beam",
 ]
 
 N = TypeVar("N")
@@ -108,6 +109,12 @@ class Adapter(Generic[N, T]):
     #: The tries of :func:`staged` before the depth-first search, each ``(width, nodes)``;
     #: empty: the adapter has no :meth:`score` and only the depth-first search runs.
     staged_tries: tuple[tuple[int, int], ...] = ()
+    #: The tries of :func:`staged_beam`, each ``(width, beam, depth)``; when not empty,
+    #: :func:`solver_search` runs it instead of :func:`staged` (an adapter may keep
+    #: ``staged_tries`` for :func:`staged` called directly).
+    beam_tries: tuple[tuple[int, int, int], ...] = ()
+    #: :func:`staged_beam` ends a stage after this many layers without a better score.
+    beam_patience: int = 10
 
     def reorder(
         self, node: N, canon: Hashable, steps: list[tuple[T, N]], restart: int
@@ -368,26 +375,6 @@ def staged(
     def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
         return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
-    def line(record: _Record[N, T]) -> list[Move] | None:
-        """The engine moves to ``record``, or None when the line would repeat a position."""
-        chain: list[_Record[N, T]] = []
-        walk: _Record[N, T] | None = record
-        while walk is not None:
-            chain.append(walk)
-            walk = walk.parent
-        chain.reverse()
-        keys = forbidden | {adapter.path_key(root)}
-        moves: list[Move] = []
-        for parent, child in pairwise(chain):
-            assert child.step is not None
-            passed = [*adapter.inner_keys(parent.node, child.step), adapter.path_key(child.node)]
-            for key in passed:
-                if key in keys:
-                    return None
-                keys.add(key)
-            moves.extend(adapter.moves(parent.node, child.step))
-        return moves
-
     if adapter.won(root):
         return result("won")
     for width, stage_nodes in adapter.staged_tries:
@@ -419,7 +406,7 @@ def staged(
                         continue
                     reached = _Record(child, record, step)
                     if adapter.won(child):
-                        moves = line(reached)
+                        moves = _line(adapter, root, reached, forbidden)
                         if moves is not None:
                             return result("won", moves=moves)
                         continue
@@ -440,6 +427,113 @@ def staged(
             candidates.sort()
             starts = [record for _, _, record in candidates[:width]]
     return result("unknown", "the staged search found no win")
+
+
+def _line(
+    adapter: Adapter[N, T], root: N, record: _Record[N, T], forbidden: set[Hashable]
+) -> list[Move] | None:
+    """The engine moves from ``root`` to ``record``, or None when the line would pass through
+    a position twice or through one of ``forbidden`` (the game's history)."""
+    chain: list[_Record[N, T]] = []
+    walk: _Record[N, T] | None = record
+    while walk is not None:
+        chain.append(walk)
+        walk = walk.parent
+    chain.reverse()
+    keys = forbidden | {adapter.path_key(root)}
+    moves: list[Move] = []
+    for parent, child in pairwise(chain):
+        assert child.step is not None
+        passed = [*adapter.inner_keys(parent.node, child.step), adapter.path_key(child.node)]
+        for key in passed:
+            if key in keys:
+                return None
+            keys.add(key)
+        moves.extend(adapter.moves(parent.node, child.step))
+    return moves
+
+
+def staged_beam(
+    adapter: Adapter[N, T], root: N, budget: Budget, history: Sequence[N] = ()
+) -> SearchResult:
+    """Look for a win by a beam within each stage and a beam over the stages (an incomplete
+    search like :func:`staged`: ``won`` or ``unknown``, never ``unwinnable``).
+
+    Each try of :attr:`Adapter.beam_tries`, ``(width, beam, depth)``, starts from the root.
+    A stage is searched in layers: the positions of a layer are expanded, and the ``beam``
+    best-scored children not yet seen in the stage make the next layer, for at most ``depth``
+    layers, and fewer when :attr:`Adapter.beam_patience` layers pass without a better score.
+    Children that enter another stage are set aside; the ``width`` best-scored of them (distinct
+    keys) start the next stage. Where a best-first search stays on the first plateau of its
+    score (shuffling runs between equal places), every layer of the beam goes one step further,
+    so it crosses the dips of score that building a space or a suit needs. Positions of
+    ``history`` (and lines that would repeat a position) are never used: the engine replays
+    every win. With a node budget it is deterministic (ties break by the order of reaching).
+    """
+    clock = time.process_time if budget.cpu_time else time.perf_counter
+    started = clock()
+    deadline = None if budget.seconds is None else started + budget.seconds
+    forbidden = {adapter.path_key(past) for past in history}
+    nodes = 0
+
+    def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+        return SearchResult(kind, moves or [], nodes, clock() - started, why)
+
+    if adapter.won(root):
+        return result("won")
+    for width, beam, depth in adapter.beam_tries:
+        starts: list[_Record[N, T]] = [_Record(root, None, None)]
+        while starts:
+            seen: dict[Hashable, int] = {}
+            for start in starts:
+                seen[adapter.canonical(start.node)] = adapter.worse(start.node)
+            layer = starts
+            best = max(adapter.score(start.node) for start in starts)
+            best_level = 0
+            candidates: list[tuple[float, int, _Record[N, T]]] = []
+            entered: set[Hashable] = set()
+            for level in range(depth):
+                if level - best_level > adapter.beam_patience or len(seen) >= budget.max_states:
+                    break
+                children: list[tuple[float, int, _Record[N, T]]] = []
+                for record in layer:
+                    if budget.nodes is not None and nodes >= budget.nodes:
+                        return result("unknown", "the node budget ran out")
+                    nodes += 1
+                    if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
+                        return result("unknown", "the time budget ran out")
+                    here = adapter.stage(record.node)
+                    for step, child in adapter.steps(record.node, True):
+                        if adapter.path_key(child) in forbidden:
+                            continue
+                        reached = _Record(child, record, step)
+                        if adapter.won(child):
+                            moves = _line(adapter, root, reached, forbidden)
+                            if moves is not None:
+                                return result("won", moves=moves)
+                            continue
+                        canon = adapter.canonical(child)
+                        if adapter.stage(child) != here:
+                            if canon not in entered:
+                                entered.add(canon)
+                                candidates.append((-adapter.score(child), len(candidates), reached))
+                            continue
+                        worse = adapter.worse(child)
+                        old = seen.get(canon)
+                        if old is not None and old <= worse:
+                            continue
+                        seen[canon] = worse
+                        children.append((-adapter.score(child), len(children), reached))
+                if not children:
+                    break
+                children.sort()
+                if -children[0][0] > best:
+                    best = -children[0][0]
+                    best_level = level
+                layer = [record for _, _, record in children[:beam]]
+            candidates.sort()
+            starts = [record for _, _, record in candidates[:width]]
+    return result("unknown", "the staged beam found no win")
 
 
 #: The shares of a budget: a first depth-first run, which wins the easy deals at once and
@@ -471,14 +565,16 @@ def solver_search(
     table: bool = True,
 ) -> SearchResult:
     """The solver's search. With :attr:`Adapter.staged_tries`: a depth-first run with
-    :data:`FIRST_SHARE` of the budget, then :func:`staged` until :data:`STAGED_SHARE` of it is
-    spent, then depth-first again with the rest (only a depth-first run that ends can prove a
+    :data:`FIRST_SHARE` of the budget, then :func:`staged` (:func:`staged_beam` for an adapter
+    with :attr:`Adapter.beam_tries`) until :data:`STAGED_SHARE` of it is spent, then
+    depth-first again with the rest (only a depth-first run that ends can prove a
     deal unwinnable). Without a budget the first run is left out. Other adapters, and the
     plain searches of the tests (``dominance`` or ``table`` off), search depth-first only."""
-    if not adapter.staged_tries or not (dominance and table):
+    if not (adapter.staged_tries or adapter.beam_tries) or not (dominance and table):
         return depth_first(adapter, root, budget, history, dominance=dominance, table=table)
     bounded = budget.seconds is not None or budget.nodes is not None
-    runs = [*([(depth_first, FIRST_SHARE)] if bounded else []), (staged, STAGED_SHARE)]
+    incomplete = staged_beam if adapter.beam_tries else staged
+    runs = [*([(depth_first, FIRST_SHARE)] if bounded else []), (incomplete, STAGED_SHARE)]
     spent = SearchResult("unknown")
     for run, share in runs:
         found = run(adapter, root, _slice(budget, share, spent), history)
