@@ -118,11 +118,12 @@ def test_node_budget_is_reproducible_and_unknown_when_it_runs_out() -> None:
     assert "node budget" in short.why
 
 
-def test_a_cpu_time_budget_reads_the_process_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A process clock that runs a second a call, and a wall clock that stands still: only the
-    # CPU-time budget can run out, at the first look at the clock.
+def test_a_cpu_time_budget_reads_the_thread_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A thread clock that runs a second a call, and a wall clock that stands still: only the
+    # CPU-time budget can run out, at the first look at the clock. (The thread's clock, not the
+    # process's: a Dask worker solving in several threads must give each deal its budget.)
     ticks = iter(range(1_000_000))
-    monkeypatch.setattr(search.time, "process_time", lambda: float(next(ticks)))
+    monkeypatch.setattr(search.time, "thread_time", lambda: float(next(ticks)))
     monkeypatch.setattr(search.time, "perf_counter", lambda: 0.0)
     game = patience.new("klondike", deal=1, draw=3)
     timed = solve(game, seconds=0.5, cpu_time=True)

@@ -25,6 +25,8 @@ from patience.cli import main
 from patience.games import GAMES, get_rules
 from patience.solve import solver_version
 from patience.study import Budget, DealResult, StudyDB, options_key, run_study, runner
+from patience.study.db import ResultRow
+from patience.study.report import plot_resolved, summarise
 from patience.study.runner import (
     BackendError,
     ChunkTask,
@@ -360,10 +362,50 @@ def test_report_plot_is_written(tmp_path: Path) -> None:
         results = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
         db.write_chunk("klondike", options_key(KLONDIKE.options), NODES, 1, results)
         db.write_chunk("accordion", "{}", NODES, 1, [DealResult(1, "unknown", 1.0, 300, 0)])
-    plot = tmp_path / "resolved.png"
-    result = invoke("study", "report", "--db", str(path), "--plot", str(plot))
-    assert result.exit_code == 0, result.output
-    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # A PNG whatever the name says (matplotlib would take the suffix for the format).
+    for name in ("resolved.png", "resolved.txt", "resolved"):
+        plot = tmp_path / name
+        result = invoke("study", "report", "--db", str(path), "--plot", str(plot))
+        assert result.exit_code == 0, result.output
+        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"plot written to {plot}" in result.output
+
+
+def test_the_plot_names_every_group_with_its_solver_and_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    figure_class = pytest.importorskip("matplotlib.figure").Figure
+    legends: list[list[str]] = []
+    savefig = figure_class.savefig
+
+    def record(figure: Any, *args: Any, **kwargs: Any) -> None:
+        legends.append([text.get_text() for text in figure.axes[0].get_legend().get_texts()])
+        savefig(figure, *args, **kwargs)
+
+    monkeypatch.setattr(figure_class, "savefig", record)
+    path = tmp_path / "s.sqlite3"
+    with StudyDB(path) as db:
+        won = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
+        db.write_chunk("spider", "{}", Budget("cpu-seconds", 60), 5, won)
+        db.write_chunk(
+            "spider", "{}", Budget("cpu-seconds", 60), 4, [DealResult(1, "unknown", 60, 9, 0)]
+        )
+        reports = summarise(db.rows())
+    plot_resolved(reports, tmp_path / "plot.png")
+    (legend,) = legends
+    spider = reports[0].title()
+    assert legend == [
+        f"{spider}, solver 5, 60 CPU s (n=4)",
+        f"{spider}, solver 4, 60 CPU s (n=1): nothing resolved, no curve",
+    ]
+
+
+def test_a_game_without_options_has_no_double_space_in_its_headings() -> None:
+    (report,) = summarise(
+        [ResultRow("napoleon", "{}", 1, Budget("cpu-seconds", 60), 3, "won", 2.0, 9, 90, 2.0)]
+    )
+    assert report.heading() == "napoleon (solver 3; budgets: 60 CPU s)"
+    assert report.label() == "napoleon, solver 3, 60 CPU s"
 
 
 def test_report_without_a_database_says_so(tmp_path: Path) -> None:

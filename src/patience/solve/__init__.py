@@ -176,10 +176,10 @@ def solve(
     """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
 
     ``seconds`` and ``nodes`` bound the search (a node budget is reproducible); ``max_states``
-    bounds the table of seen states; with ``cpu_time`` the seconds are this process's CPU
-    time, not the wall clock's (the answer's ``seconds`` too). ``generic`` forces the generic
-    adapter; ``dominance`` and ``table`` switch pruning off (for tests). Every ``won`` has been
-    replayed through a copy of the game before it is returned.
+    bounds the table of seen states; with ``cpu_time`` the seconds are the CPU time of the
+    thread that searches, not the wall clock's (the answer's ``seconds`` too). ``generic``
+    forces the generic adapter; ``dominance`` and ``table`` switch pruning off (for tests).
+    Every ``won`` has been replayed through a copy of the game before it is returned.
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")

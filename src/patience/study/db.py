@@ -1,9 +1,10 @@
 """The results of studies: one SQLite file, written by the driver alone.
 
 A row is one solver run on one deal: keyed by (game, options, deal, budget kind, budget, solver
-version), with the result, the seconds and nodes spent and the length of the solution. Each
-chunk of deals is written in one transaction, so a crash or an interrupt never leaves half a
-chunk; WAL mode lets ``study report`` read while a study writes.
+version), with the result, the seconds (as the budget counts them), the CPU seconds and nodes
+spent and the length of the solution. Each chunk of deals is written in one transaction, so a
+crash or an interrupt never leaves half a chunk; WAL mode lets ``study report`` read (opening
+the file read-only) while a study writes.
 """
 
 from __future__ import annotations
@@ -48,9 +49,28 @@ CREATE TABLE IF NOT EXISTS results (
     nodes INTEGER NOT NULL,
     length INTEGER NOT NULL,
     solved_at REAL NOT NULL,
+    cpu_seconds REAL,
     PRIMARY KEY (game, options, deal, budget_kind, budget, solver)
 );
 """
+
+#: The columns every study file has (the first ones had only these; cpu_seconds came later).
+_BEFORE_CPU_COLUMNS = (
+    "game",
+    "options",
+    "deal",
+    "budget_kind",
+    "budget",
+    "solver",
+    "result",
+    "seconds",
+    "nodes",
+    "length",
+    "solved_at",
+)
+
+#: The CPU seconds of rows stored before they had a column (what ``_add_cpu_seconds`` stores).
+_CPU_SECONDS_BEFORE = "CASE WHEN budget_kind = 'cpu-seconds' THEN seconds END"
 
 
 class StudyDBError(RuntimeError):
@@ -89,9 +109,12 @@ class DealResult:
 
     deal: int
     result: str
+    #: Seconds as the budget counts them (wall-clock, or CPU for a budget in CPU seconds).
     seconds: float
     nodes: int
     length: int
+    #: CPU seconds the worker spent on the deal (None: not measured).
+    cpu_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -107,23 +130,72 @@ class ResultRow:
     seconds: float
     nodes: int
     length: int
+    #: CPU seconds spent; None for rows stored before they were measured, with a wall-clock
+    #: budget (rows with a budget in CPU seconds have them in ``seconds``).
+    cpu_seconds: float | None = None
 
 
 class StudyDB:
-    """A study's results file (created with its parent folder when missing)."""
+    """A study's results file.
 
-    def __init__(self, path: str | Path) -> None:
+    With ``create`` (the default) it is opened for writing: created with its parent folder
+    when missing, switched to WAL and brought to today's columns. Without, an existing file is
+    opened read-only and left exactly as it is (for reports): it must already be a study
+    database, and it may be one that a running study is writing.
+    """
+
+    def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = path
+        self._cpu_column = False  # whether the file has the cpu_seconds column (see rows)
+        if not create and not Path(path).is_file():
+            raise StudyDBError(f"there is no study database {path}")
+        connection: sqlite3.Connection | None = None
         try:
-            if str(path) != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.connection = sqlite3.connect(str(path), timeout=30)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.execute("PRAGMA synchronous=NORMAL")
-            self.connection.executescript(_SCHEMA)
-            self._allow_cpu_seconds()
-        except (OSError, sqlite3.Error) as error:
+            if create:
+                if str(path) != ":memory:":
+                    Path(path).parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(str(path), timeout=30)
+            else:
+                # mode=ro: nothing is written, not even the journal mode. A file in WAL mode
+                # being written by a running study stays readable (SQLite shares its -shm).
+                uri = Path(path).resolve().as_uri() + "?mode=ro"
+                connection = sqlite3.connect(uri, uri=True, timeout=30)
+            self.connection = connection
+            self._check_columns(create)
+            if create:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=NORMAL")
+                connection.executescript(_SCHEMA)
+                self._allow_cpu_seconds()
+                self._add_cpu_seconds()
+        except BaseException as error:
+            if connection is not None:
+                connection.close()
+            if not isinstance(error, (OSError, sqlite3.Error)):
+                raise
+            if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
+                raise StudyDBError(f"{path} is not a study database: {error}") from None
             raise StudyDBError(f"cannot open the study database {path}: {error}") from None
+
+    def _columns(self) -> set[str]:
+        """The columns of the ``results`` table (none when there is no such table)."""
+        return {row[1] for row in self.connection.execute("PRAGMA table_info(results)")}
+
+    def _check_columns(self, create: bool) -> None:
+        """Refuse a file whose ``results`` table is not a study's (or, read-only, that has
+        none): its table would be changed, or read as what it is not."""
+        columns = self._columns()
+        if not columns and create:
+            return  # a new file, or another SQLite file: the study adds its table
+        missing = [column for column in _BEFORE_CPU_COLUMNS if column not in columns]
+        if missing:
+            what = "a results table" if columns else "no results table"
+            lacking = f" without the columns {', '.join(missing)}" if columns else ""
+            raise StudyDBError(
+                f"{self.path} is not a study database: it has {what}{lacking} "
+                "(give the file that patience study run writes)"
+            )
+        self._cpu_column = "cpu_seconds" in columns
 
     def _allow_cpu_seconds(self) -> None:
         """Files made before budgets in CPU seconds refuse that kind in their check: copy their
@@ -138,12 +210,29 @@ class StudyDB:
         try:
             self.connection.execute("ALTER TABLE results RENAME TO results_before_cpu")
             self.connection.execute(_SCHEMA)
-            self.connection.execute("INSERT INTO results SELECT * FROM results_before_cpu")
+            # Named columns: the old table may lack the later cpu_seconds column.
+            columns = ", ".join(_BEFORE_CPU_COLUMNS)
+            self.connection.execute(
+                f"INSERT INTO results ({columns}) SELECT {columns} FROM results_before_cpu"
+            )
             self.connection.execute("DROP TABLE results_before_cpu")
         except BaseException:
             self.connection.rollback()
             raise
         self.connection.commit()
+
+    def _add_cpu_seconds(self) -> None:
+        """Files made before the CPU seconds of every run were stored lack their column: add
+        it, filled where the rows know it (a budget in CPU seconds counts CPU seconds)."""
+        if "cpu_seconds" in self._columns():
+            self._cpu_column = True
+            return
+        with self.connection:  # both statements or neither
+            self.connection.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
+            self.connection.execute(
+                "UPDATE results SET cpu_seconds = seconds WHERE budget_kind = 'cpu-seconds'"
+            )
+        self._cpu_column = True
 
     def close(self) -> None:
         """Close the file."""
@@ -181,8 +270,8 @@ class StudyDB:
         with self.connection:
             self.connection.executemany(
                 "INSERT OR REPLACE INTO results (game, options, deal, budget_kind, budget, "
-                "solver, result, seconds, nodes, length, solved_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "solver, result, seconds, nodes, length, solved_at, cpu_seconds) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game,
@@ -196,6 +285,7 @@ class StudyDB:
                         r.nodes,
                         r.length,
                         now,
+                        r.cpu_seconds,
                     )
                     for r in results
                 ],
@@ -204,7 +294,15 @@ class StudyDB:
     def rows(self, game: str | None = None, options: str | None = None) -> list[ResultRow]:
         """Every stored row (of ``game`` and ``options`` when given), by game, options, deal."""
         query = "SELECT game, options, deal, budget_kind, budget, solver, result, seconds, "
-        query += "nodes, length FROM results"
+        # A file opened read-only may be older than the cpu_seconds column, and a study run by
+        # an older version may still add rows without it: such rows know their CPU seconds
+        # only with a budget in CPU seconds.
+        cpu = (
+            f"COALESCE(cpu_seconds, {_CPU_SECONDS_BEFORE})"
+            if self._cpu_column
+            else _CPU_SECONDS_BEFORE
+        )
+        query += f"nodes, length, {cpu} FROM results"
         clauses: list[str] = []
         values: list[object] = []
         if game is not None:
@@ -217,8 +315,8 @@ class StudyDB:
             query += " WHERE " + " AND ".join(clauses)
         query += " ORDER BY game, options, deal, solver, budget_kind, budget"
         return [
-            ResultRow(g, o, d, Budget(kind, amount), s, r, sec, n, length)
-            for g, o, d, kind, amount, s, r, sec, n, length in self.connection.execute(
+            ResultRow(g, o, d, Budget(kind, amount), s, r, sec, n, length, cpu)
+            for g, o, d, kind, amount, s, r, sec, n, length, cpu in self.connection.execute(
                 query, values
             )
         ]

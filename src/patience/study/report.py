@@ -5,7 +5,8 @@ A deal counts once, by its best row: a proof (``won`` or ``unwinnable``) if one 
 else its ``unknown`` with the largest budget. The win rate's 95% interval counts the unknown
 deals both ways, as Blake and Gent do: its low end is the Wilson interval's low end with every
 unknown deal lost, its high end the Wilson high end with every unknown deal won. CPU time
-counts every run, retries too.
+counts every run, retries too; runs stored before CPU time was measured (with wall-clock
+budgets) count their wall-clock seconds instead, and the report says how many they are.
 """
 
 from __future__ import annotations
@@ -46,13 +47,16 @@ class GroupReport:
     won: int
     unwinnable: int
     unknown: int
-    #: Seconds of every run stored (retries too).
+    #: CPU seconds of every run stored (retries too); for the ``cpu_unmeasured`` runs stored
+    #: before CPU time was measured, their wall-clock seconds instead.
     cpu_seconds: float
     #: Per resolved deal: the seconds of the run that resolved it, in increasing order.
     resolve_seconds: tuple[float, ...]
     #: Per deal: the seconds of its best row.
     deal_seconds: tuple[float, ...]
     budgets: tuple[str, ...]
+    #: Runs whose CPU time is unknown (older runs with wall-clock budgets).
+    cpu_unmeasured: int = 0
 
     @property
     def deals(self) -> int:
@@ -86,6 +90,22 @@ class GroupReport:
         """The game and its options, as a person reads them."""
         return f"{self.game} {self.options_text()}".strip()
 
+    def cpu_text(self) -> str:
+        """``CPU 0.586 h``, saying when some of it is wall-clock time of older runs."""
+        text = f"CPU {self.cpu_seconds / 3600:.3f} h"
+        if self.cpu_unmeasured:
+            runs = "run" if self.cpu_unmeasured == 1 else "runs"
+            text += f" (wall-clock for {self.cpu_unmeasured} older {runs})"
+        return text
+
+    def label(self) -> str:
+        """The game and options, solver version and budgets, as one line (no double spaces)."""
+        return f"{self.title()}, solver {self.solver}, {', '.join(self.budgets)}"
+
+    def heading(self) -> str:
+        """``klondike draw=3 (solver 2; budgets: 10 s)``: the report's heading of the group."""
+        return f"{self.title()} (solver {self.solver}; budgets: {', '.join(self.budgets)})"
+
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON (docs/studies.md lists the fields)."""
         seconds = self.deal_seconds
@@ -106,6 +126,7 @@ class GroupReport:
                 "high": self.high,
             },
             "cpu_hours": self.cpu_seconds / 3600,
+            "cpu_unmeasured_runs": self.cpu_unmeasured,
             "budgets": list(self.budgets),
             "seconds": {
                 "mean": sum(seconds) / len(seconds) if seconds else 0.0,
@@ -149,7 +170,10 @@ def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
                 won=counts["won"],
                 unwinnable=counts["unwinnable"],
                 unknown=counts["unknown"],
-                cpu_seconds=sum(row.seconds for row in members),
+                cpu_seconds=sum(
+                    row.seconds if row.cpu_seconds is None else row.cpu_seconds for row in members
+                ),
+                cpu_unmeasured=sum(1 for row in members if row.cpu_seconds is None),
                 resolve_seconds=tuple(
                     sorted(row.seconds for row in best.values() if row.result != "unknown")
                 ),
@@ -173,29 +197,37 @@ def _better(row: ResultRow, old: ResultRow) -> bool:
 
 
 def plot_resolved(reports: Sequence[GroupReport], path: Path) -> None:
-    """Write a PNG: per group, the fraction of deals resolved against the seconds spent on a
-    deal (log scale). Needs matplotlib (``pip install 'patience[plot]'``)."""
+    """Write a PNG to ``path`` (whatever its suffix): per group, the fraction of deals resolved
+    against the seconds spent on a deal (log scale). Groups with nothing resolved have no curve
+    and are named in the legend as such. Needs matplotlib (``pip install 'patience[plot]'``)."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(8, 5))
-    for report in reports:
-        if not report.deals:
-            continue
+    drawn = [report for report in reports if report.resolve_seconds]
+    flat = [report for report in reports if report.deals and not report.resolve_seconds]
+    figure, axes = plt.subplots(figsize=(9, 5.5))
+    for report in drawn:
         xs = [max(s, 1e-4) for s in report.resolve_seconds]
         ys = [(i + 1) / report.deals for i in range(len(xs))]
-        if xs:  # start each curve at zero resolved
-            xs, ys = [xs[0], *xs], [0.0, *ys]
-        label = f"{report.title()} (n={report.deals})"
-        axes.step(xs, ys, where="post", label=label)
+        # Start each curve at zero resolved; end it at the longest run (nothing resolved later).
+        end = max(xs[-1], *report.deal_seconds)
+        xs, ys = [xs[0], *xs, end], [0.0, *ys, ys[-1]]
+        axes.step(xs, ys, where="post", label=f"{report.label()} (n={report.deals})")
     axes.set_xscale("log")
-    axes.set_xlabel("seconds spent on a deal")
-    axes.set_ylabel("fraction of deals resolved (won or proved unwinnable)")
+    axes.set_xlabel("seconds spent on a deal (as its budget counts them: wall-clock or CPU)")
+    axes.set_ylabel("fraction of deals resolved")
+    axes.set_title("Deals resolved (won or proved unwinnable) against the time spent on each")
     axes.set_ylim(0, 1.02)
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize="small", loc="upper left")
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    for report in flat:  # listed, as having no curve, so that no group goes unmentioned
+        label = f"{report.label()} (n={report.deals}): nothing resolved, no curve"
+        axes.plot([], [], linestyle="none", label=label)
+    if drawn or flat:
+        # Below the axes, not over the curves (which rise toward the upper left and right).
+        axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    # bbox_inches="tight" grows the image to hold the legend below the axes; format="png":
+    # the suffix of the name does not choose the format (plot.txt or a name without one).
+    figure.savefig(path, dpi=100, format="png", bbox_inches="tight")
     plt.close(figure)

@@ -14,12 +14,18 @@ same results.
 from __future__ import annotations
 
 import importlib
+import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
-from collections.abc import Callable, Generator, Iterable, Sequence
+import socket
+import threading
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -77,6 +83,9 @@ def solve_chunk(task: ChunkTask) -> list[DealResult]:
     rules = get_rules(task.game, task.options)
     results = []
     for deal in task.deals:
+        # The CPU time of this thread, not of the process: a Dask worker may solve several
+        # chunks at once in threads of one process.
+        cpu_start = time.thread_time()
         solution = solve(
             Game.create(rules, deal=deal),
             seconds=task.seconds,
@@ -84,8 +93,16 @@ def solve_chunk(task: ChunkTask) -> list[DealResult]:
             max_states=task.max_states,
             cpu_time=task.cpu_time,
         )
+        cpu_seconds = time.thread_time() - cpu_start
         results.append(
-            DealResult(deal, solution.result, solution.seconds, solution.nodes, len(solution.moves))
+            DealResult(
+                deal,
+                solution.result,
+                solution.seconds,
+                solution.nodes,
+                len(solution.moves),
+                cpu_seconds,
+            )
         )
     return results
 
@@ -143,9 +160,28 @@ def _bounded(
 
 
 def _ignore_interrupts() -> None:
+    """The local pool's worker initializer: leave Ctrl-C to the driver and die with it."""
     # Ctrl-C reaches the whole process group: the driver handles it (and stops the workers),
     # so that the workers do not each print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A driver killed outright (SIGKILL, the OOM killer) cannot stop its workers, and they would
+    # wait on the pool's queue forever (keeping the forkserver and resource tracker alive too).
+    # So each worker watches the driver itself and leaves when it is gone.
+    threading.Thread(target=_exit_with_driver, name="exit-with-driver", daemon=True).start()
+
+
+def _exit_with_driver() -> None:
+    """Wait (in a worker's thread) until the driver is gone, then end the worker at once."""
+    parent = multiprocessing.parent_process()
+    if parent is not None and parent.sentinel is not None:
+        # The driver holds the other end of this pipe: it reads as closed once the driver is
+        # gone (the forkserver, which forked this worker, is not the driver).
+        multiprocessing.connection.wait([parent.sentinel])
+    else:  # no sentinel to wait on (not a forkserver or spawn child): poll the parent
+        parent_pid = os.getppid()
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+    os._exit(1)
 
 
 class LocalBackend:
@@ -234,6 +270,27 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
     executor.shutdown(wait=True, cancel_futures=True)
 
 
+@contextmanager
+def _children_ignore_interrupts() -> Iterator[None]:
+    """Ignore Ctrl-C while a local cluster starts its processes, which keep ignoring it.
+
+    The cluster's processes share the driver's process group, so Ctrl-C reaches them too, and
+    each would print tracebacks; the driver alone should handle it (it then closes the
+    cluster). An ignored signal stays ignored in a child (through fork and exec, and Python
+    keeps it so), while a handler does not. The price: Ctrl-C during these few seconds of
+    start-up is ignored by the driver too. (Blocking the signal instead, to deliver it to the
+    driver afterwards, does not reach the children: the cluster starts them from other threads.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class DaskBackend:
     """dask.distributed: the scheduler at ``address``, or a local cluster of ``jobs`` worker
     processes; or an existing ``client`` (which :meth:`close` leaves open)."""
@@ -255,8 +312,13 @@ class DaskBackend:
         if client is not None:
             self.client = client
         elif address is not None:
+            # Checked before a Client is made: a Client that fails to start is left behind
+            # half made, and closing it when it is collected can deadlock.
+            _check_dask_address(address)
             try:
                 self.client = distributed.Client(address, timeout=30)
+            except ValueError as error:  # a form the check above let through
+                raise BackendError(_not_a_dask_address(address, error)) from None
             except (OSError, TimeoutError) as error:
                 raise BackendError(f"cannot reach the Dask scheduler {address}: {error}") from None
             try:
@@ -265,11 +327,26 @@ class DaskBackend:
             except TimeoutError:
                 self.client.close()
                 raise BackendError(f"the Dask scheduler {address} has no workers") from None
+            except BaseException:  # Ctrl-C
+                self.client.close()
+                raise
         else:
-            self._cluster = distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-            self.client = distributed.Client(self._cluster)
+            try:
+                with _children_ignore_interrupts():
+                    # Worker logs below errors (a cancelled chunk, a worker killed on close)
+                    # are the normal end of an interrupted study, not news for the user.
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=jobs,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
+                self.client = distributed.Client(self._cluster)
+            except BaseException:  # Ctrl-C, above all: stop what was started
+                if self._cluster is not None:
+                    self._cluster.close()
+                raise
 
     @property
     def workers(self) -> int:
@@ -315,13 +392,21 @@ class RayBackend:
         self._ray: Any = ray
         self._started = False
         if not ray.is_initialized():
+            if address is not None and address not in ("auto", "local"):
+                _check_ray_address(address)
             try:
                 if address is not None:
                     ray.init(address=address, log_to_driver=False)
                 else:
                     ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-            except (ConnectionError, RuntimeError) as error:
-                raise BackendError(f"cannot start or reach Ray: {error}") from None
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                where = f"reach Ray at {address}" if address is not None else "start Ray"
+                # A ray:// address without the Ray Client's packages: a ValueError.
+                hint = ": pip install 'patience[ray]'" if "ray[client]" in str(error) else ""
+                raise BackendError(f"cannot {where}: {error}{hint}") from None
+            except KeyboardInterrupt:
+                ray.shutdown()  # whatever part of a local Ray had started
+                raise
             self._started = True
         self._remote = ray.remote(solve_chunk)
 
@@ -355,17 +440,87 @@ class RayBackend:
             self._ray.shutdown()
 
 
+#: Seconds to wait for a Dask scheduler's or Ray cluster's port to answer before saying it
+#: cannot be reached.
+CONNECT_SECONDS = 5.0
+
+
+def _not_a_dask_address(address: str, error: Exception) -> str:
+    return (
+        f"{address!r} is not a Dask scheduler address ({error}): write it as tcp://HOST:PORT "
+        "(the scheduler's port is 8786 unless set otherwise)"
+    )
+
+
+def _check_dask_address(address: str) -> None:
+    """Raise :class:`BackendError` unless ``address`` is a scheduler address (as dask parses
+    it) whose port takes a connection, for the TCP-based schemes."""
+    comm: Any = importlib.import_module("distributed.comm")
+    try:
+        scheme, _ = comm.parse_address(address)
+        host, port = comm.get_address_host_port(address)
+    except ValueError as error:  # no port, a port that is no number, an unknown scheme
+        raise BackendError(_not_a_dask_address(address, error)) from None
+    if scheme in ("tcp", "tls", "ws", "wss"):
+        _check_port(host, port, f"the Dask scheduler {address}", "is the scheduler running?")
+
+
+_RAY_ADDRESSES = (
+    "write auto (the cluster this machine belongs to), HOST:PORT (the cluster's head, port 6379 "
+    "by default) or ray://HOST:PORT (the Ray Client server, port 10001 by default)"
+)
+
+
+def _check_ray_address(address: str) -> None:
+    """Raise :class:`BackendError` unless ``address`` (``HOST:PORT`` or ``ray://HOST:PORT``)
+    takes a TCP connection within :data:`CONNECT_SECONDS`.
+
+    ``ray.init`` retries an address that does not answer for minutes, saying only that it
+    failed to connect; a plain connection tells at once whether anything listens there.
+    """
+    host, _, port_text = address.removeprefix("ray://").rpartition(":")
+    host = host.strip("[]")  # an IPv6 address: [::1]:6379
+    try:
+        port = int(port_text)
+    except ValueError:
+        port = 0
+    if not host or not 0 < port < 65536:
+        raise BackendError(f"{address!r} is not a Ray address: {_RAY_ADDRESSES}")
+    _check_port(host, port, f"Ray at {address}", "is a Ray cluster running there?")
+
+
+def _check_port(host: str, port: int, what: str, question: str) -> None:
+    """Raise :class:`BackendError` unless ``port`` of ``host`` takes a TCP connection within
+    :data:`CONNECT_SECONDS` (a scheduler or cluster that is not there is then said at once)."""
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise BackendError(
+            f"cannot reach {what}: nothing answers on port {port} of {host} ({error}); {question}"
+        ) from None
+
+
 def make_backend(name: str, jobs: int = 1, address: str | None = None) -> Backend:
-    """The backend called ``name`` (one of :data:`BACKENDS`)."""
+    """The backend called ``name`` (one of :data:`BACKENDS`).
+
+    Raises :class:`BackendError` when it cannot start, and when interrupted (Ctrl-C) while
+    starting a cluster or connecting to one: nothing has run then, and what was started is
+    stopped.
+    """
     if name == "local":
         if address is not None:
             raise ValueError("--address is for the dask and ray backends")
         return LocalBackend(jobs)
-    if name == "dask":
-        return DaskBackend(address, jobs)
-    if name == "ray":
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    try:
+        if name == "dask":
+            return DaskBackend(address, jobs)
         return RayBackend(address, jobs)
-    raise ValueError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    except KeyboardInterrupt:
+        raise BackendError(
+            f"interrupted while starting the {name} backend: nothing was run"
+        ) from None
 
 
 def chunk_size_for(deals: int, workers: int, seconds: float | None = None) -> int:
@@ -380,7 +535,8 @@ def chunk_size_for(deals: int, workers: int, seconds: float | None = None) -> in
 
 @dataclass
 class RunSummary:
-    """What one run did: deals skipped (already stored), to do, and the results so far."""
+    """What one run did: deals skipped (already stored), to do, and the results so far;
+    ``seconds`` are the CPU seconds the workers spent on them (whatever the budget counts)."""
 
     skipped: int
     todo: int
@@ -400,7 +556,7 @@ class RunSummary:
         self.chunks += 1
         for result in results:
             self.counts[result.result] += 1
-            self.seconds += result.seconds
+            self.seconds += result.seconds if result.cpu_seconds is None else result.cpu_seconds
 
 
 def run_study(
