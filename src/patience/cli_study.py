@@ -7,28 +7,30 @@ writes the proved-winnable deals that the web app's "winnable deals only" deals 
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TaskID,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+from rich.table import Column
 
 from .cli import _echo_json, _game_name, data_dir, json_option, main, option_option
-from .deals import DealError, check_deal
+from .deals import MAX_DEAL, DealError, check_deal
 from .engine import Rules
 from .games import get_rules
 from .options import OptionError, parse_option_pairs
@@ -36,15 +38,19 @@ from .solve import SolverError
 from .study import BACKENDS, Budget, DealResult, RunSummary, StudyDB, StudyDBError, options_key
 from .study.report import plot_resolved, summarise
 from .study.runner import BackendError, make_backend, run_study
-from .study.winnable import write_list
+from .study.winnable import ListFileError, write_list
 
-__all__ = ["DB_NAME", "default_db_path", "parse_range", "study_group"]
+__all__ = ["DB_NAME", "StudyProgress", "default_db_path", "parse_range", "study_group"]
 
 #: The results file's name in the data directory.
 DB_NAME = "studies.sqlite3"
 DEFAULT_SECONDS = 10.0
 #: Deals a study may cover in one command (a range is listed in memory).
 MAX_RANGE = 10_000_000
+#: Seconds between progress lines when stderr is not a terminal (a log file, nohup).
+LOG_EVERY = 10.0
+#: Terminals narrower than this get a progress bar without the game name and elapsed time.
+NARROW = 72
 
 
 def default_db_path() -> Path:
@@ -53,15 +59,28 @@ def default_db_path() -> Path:
 
 
 def parse_range(text: str) -> range:
-    """``A-B`` (both included) or ``N``, as deal numbers; ValueError saying what is wrong."""
-    first, sep, last = text.strip().partition("-")
+    """``A-B`` (both included) or ``N``, as deal numbers; ValueError saying what is wrong and
+    what is allowed."""
+    allowed = (
+        f"a range is A-B with 0 <= A <= B <= {MAX_DEAL} (2**53 - 1), as in 1-1000, or one deal N"
+    )
+    first, sep, last = (part.strip() for part in text.strip().partition("-"))
+    if not first:
+        what = "has no first deal (deal numbers are never negative)" if sep else "is empty"
+        raise ValueError(f"the range {text!r} {what}: {allowed}")
+    if sep and not last:
+        raise ValueError(f"the range {text!r} has no last deal: {allowed}")
+    if "-" in last:
+        raise ValueError(
+            f"the range {text!r} has more than one '-' (deal numbers are never negative): {allowed}"
+        )
     try:
         start = check_deal(first)
         stop = check_deal(last) if sep else start
     except DealError as error:
-        raise ValueError(f"{error} (a range is A-B, as in 1-1000)") from None
+        raise ValueError(f"{error}; {allowed}") from None
     if stop < start:
-        raise ValueError(f"the range {text} is empty: write A-B with A <= B")
+        raise ValueError(f"the range {text} is empty: {allowed}")
     if stop - start + 1 > MAX_RANGE:
         raise ValueError(f"the range {text} is too long: at most {MAX_RANGE} deals per command")
     return range(start, stop + 1)
@@ -72,6 +91,18 @@ def _range_option(ctx: click.Context, param: click.Parameter, value: str) -> ran
         return parse_range(value)
     except ValueError as error:
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+
+
+def _budget_option(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    # click's FloatRange lets nan (every comparison is false) and inf through.
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(
+            f"{value:g} is not a budget: give the seconds per deal as a finite number above 0, "
+            "as in 10 or 0.5",
+            ctx=ctx,
+            param=param,
+        )
+    return value
 
 
 def _rules(game_name: str, option_pairs: Sequence[str]) -> Rules[Any]:
@@ -93,8 +124,31 @@ def _title(rules: Rules[Any]) -> str:
 
 
 def _open_db(path: Path | None) -> StudyDB:
+    path = path or default_db_path()
+    # StudyDB makes the missing folders; a file where a folder should be fails there with a
+    # bare "[Errno 17] File exists", so name it here.
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise click.BadParameter(
+                    f"{folder} is a file, not a folder: {path} cannot be made in it",
+                    param_hint="'--db'",
+                )
+            break
     try:
-        return StudyDB(path or default_db_path())
+        return StudyDB(path)
+    except StudyDBError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _read_db(path: Path | None) -> StudyDB:
+    """An existing study database, opened read-only: a report leaves any file as it was (a
+    foreign SQLite file gets no table, no WAL mode) and can read one a study is writing."""
+    path = path or default_db_path()
+    if not path.exists():
+        raise click.ClickException(f"there is no study database {path}: run patience study run")
+    try:
+        return StudyDB(path, create=False)
     except StudyDBError as error:
         raise click.ClickException(str(error)) from None
 
@@ -108,8 +162,147 @@ db_option = click.option(
 )
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+#: The exit codes of a study stopped by Ctrl-C (SIGINT) and by SIGTERM: 128 + the signal's
+#: number, as a shell reports a process the signal killed.
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C raises KeyboardInterrupt so that it stops a study the same
+    way, and told apart by its exit code."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+class _InterruptedExit(click.ClickException):
+    exit_code = EXIT_INTERRUPTED
+
+
+class _TerminatedExit(click.ClickException):
+    exit_code = EXIT_TERMINATED
+
+
+def _clock_text(seconds: float) -> str:
+    """``H:MM:SS`` (hours not capped at a day: a long study's time left stays one number)."""
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+def _rate_text(per_second: float) -> str:
+    """Deals a second, or a minute when fewer than one a second (studies at 10-60 s a deal)."""
+    if per_second >= 1:
+        return f"{per_second:.2f} deals/s"
+    return f"{60 * per_second:.2f} deals/min"
+
+
+class StudyProgress:
+    """The progress of ``study run`` on its console (stderr): deals done, the rate, the time
+    left and the running win rate.
+
+    On a terminal it is a rich progress bar whose columns never wrap (the bar shrinks first;
+    below :data:`NARROW` columns the game name and the elapsed time are left out). Elsewhere (a
+    log file, nohup) rich would print nothing until the end, so a plain line with the same
+    facts is printed after a chunk, at most one every ``every`` seconds, and after the last.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        game: str,
+        *,
+        every: float = LOG_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.every = every
+        self.clock = clock
+        self.started = clock()
+        self.logged_at = -math.inf
+        self.live = console.is_terminal and not console.is_dumb_terminal
+        self.task: TaskID | None = None
+
+        def text(template: str) -> TextColumn:
+            return TextColumn(template, table_column=Column(no_wrap=True))
+
+        columns: list[ProgressColumn] = [
+            text("[bold]{task.description}"),
+            # The one column that gives way when the terminal is narrow.
+            BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=3)),
+            text("{task.completed}/{task.total}"),
+            text("{task.fields[rate]}"),
+            text("{task.fields[left]} left"),
+            text("{task.fields[wins]}"),
+            TimeElapsedColumn(table_column=Column(no_wrap=True)),
+        ]
+        if console.width < NARROW:
+            # The game is on the title line above the bar, and the elapsed time is a nicety.
+            columns = columns[1:-1]
+        self.progress = Progress(
+            *columns, console=console, expand=True, transient=False, disable=not self.live
+        )
+
+    def __enter__(self) -> StudyProgress:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def start(self, summary: RunSummary) -> None:
+        """The work is known (``run_study``'s ``on_start``)."""
+        self.started = self.clock()
+        if summary.skipped:
+            self.console.print(f"{summary.skipped} deals already stored", soft_wrap=True)
+        if summary.todo:
+            self.task = self.progress.add_task(
+                self.game, total=summary.todo, rate="- deals/s", left="-:--:--", wins="won 0"
+            )
+
+    def facts(self, summary: RunSummary) -> dict[str, str]:
+        """The rate, the time left and the wins so far, as text."""
+        elapsed = max(self.clock() - self.started, 1e-9)
+        per_second = summary.done / elapsed
+        won = summary.counts["won"]
+        percent = 100 * won / summary.done if summary.done else 0.0
+        return {
+            "elapsed": _clock_text(elapsed),
+            "rate": _rate_text(per_second),
+            "left": _clock_text((summary.todo - summary.done) / per_second)
+            if per_second > 0
+            else "-:--:--",
+            "wins": f"won {won} ({percent:.1f}%)",
+            "unknown": str(summary.counts["unknown"]),
+        }
+
+    def chunk(self, summary: RunSummary, results: Sequence[DealResult]) -> None:
+        """A chunk is stored (``run_study``'s ``on_chunk``)."""
+        facts = self.facts(summary)
+        if self.live:
+            assert self.task is not None
+            self.progress.update(
+                self.task,
+                completed=summary.done,
+                rate=facts["rate"],
+                left=facts["left"],
+                wins=facts["wins"],
+            )
+            return
+        now = self.clock()
+        if now - self.logged_at < self.every and summary.done < summary.todo:
+            return
+        self.logged_at = now
+        self.console.print(
+            f"{self.game}: {summary.done}/{summary.todo} deals in {facts['elapsed']}, "
+            f"{facts['rate']}, {facts['left']} left; {facts['wins']}, "
+            f"unknown {facts['unknown']}",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 @main.group("study")
@@ -131,7 +324,8 @@ def study_group() -> None:
 @click.option(
     "--budget",
     "seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=_budget_option,
     help=f"Seconds per deal (default {DEFAULT_SECONDS:g} unless --nodes is given).",
 )
 @click.option(
@@ -218,41 +412,16 @@ def run_command(
         db.close()
         raise click.ClickException(str(error)) from None
     title = _title(rules)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[wins]}"),
-        console=console,
-        transient=False,
+    console.print(
+        f"{title}, deals {deals.start}-{deals.stop - 1}, {budget.text()} a deal",
+        markup=False,
+        soft_wrap=True,
     )
-    task: TaskID | None = None
-    started = time.monotonic()
-
-    def on_start(summary: RunSummary) -> None:
-        nonlocal task
-        task = progress.add_task(title, total=summary.todo, rate="", wins="")
-
-    def on_chunk(summary: RunSummary, results: Sequence[DealResult]) -> None:
-        assert task is not None
-        elapsed = max(time.monotonic() - started, 1e-9)
-        won = summary.counts["won"]
-        progress.update(
-            task,
-            advance=len(results),
-            rate=f"{summary.done / elapsed:.2f} deals/s",
-            wins=f"won {won}/{summary.done} ({100 * won / summary.done:.1f}%), "
-            f"unknown {summary.counts['unknown']}",
-        )
-
+    progress = StudyProgress(console, rules.name)
     summary: RunSummary | None = None
     # A driver killed by SIGTERM (kill, a job scheduler) stops as Ctrl-C does: the pool's
     # workers are stopped with it (else they would go on solving chunks nobody stores).
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with progress:
             summary = run_study(
@@ -263,11 +432,12 @@ def run_command(
                 runner,
                 chunk=chunk,
                 max_states=max_states,
-                on_start=on_start,
-                on_chunk=on_chunk,
+                on_start=progress.start,
+                on_chunk=progress.chunk,
             )
-    except KeyboardInterrupt:
-        raise click.ClickException(
+    except KeyboardInterrupt as stop:
+        interrupted = _TerminatedExit if isinstance(stop, _Terminated) else _InterruptedExit
+        raise interrupted(
             "interrupted: every finished chunk is stored; run the same command again to resume"
         ) from None
     except BackendError as error:
@@ -303,9 +473,7 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
     """Per game, options and solver version: won, unwinnable, unknown, the win rate's 95%
     interval (unknown deals counted both ways), CPU-hours and the time per deal."""
     path = db_path or default_db_path()
-    if not path.exists():
-        raise click.ClickException(f"there is no study database {path}: run patience study run")
-    with _open_db(path) as db:
+    with _read_db(path) as db:
         reports = summarise(db.rows())
     if plot_path is not None:
         try:
@@ -320,8 +488,10 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
         _echo_json([report.to_json() for report in reports])
         return
     console = Console(highlight=False)
+    # Piped or redirected, a line stays one line (grep, diff); a terminal wraps it by words.
+    console.soft_wrap = not console.is_terminal
     if not reports:
-        console.print(f"{path} holds no results yet")
+        console.print(f"{path} holds no results yet", markup=False)
         return
     for report in reports:
         data = report.to_json()
@@ -330,10 +500,7 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
             f"{100 * fraction:.0f}% in {mark} s"
             for mark, fraction in data["resolved_within"].items()
         )
-        console.print(
-            f"[bold]{report.title()}[/bold]  "
-            f"(solver {report.solver}; budgets: {', '.join(report.budgets)})"
-        )
+        console.print(f"[bold]{escape(report.heading())}[/bold]")
         console.print(
             f"  {report.deals} deals: won {report.won}, unwinnable {report.unwinnable}, "
             f"unknown {report.unknown}"
@@ -343,12 +510,12 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
             "(95% Wilson, unknown deals counted lost and won)"
         )
         console.print(
-            f"  CPU {report.cpu_seconds / 3600:.3f} h; seconds a deal: median "
+            f"  {report.cpu_text()}; seconds a deal: median "
             f"{seconds['median']:.2f}, p90 {seconds['p90']:.2f}, max {seconds['max']:.2f}; "
             f"resolved: {within}"
         )
     if plot_path is not None:
-        console.print(f"plot written to {plot_path}")
+        console.print(f"plot written to {plot_path}", markup=False)
 
 
 @study_group.command("export-winnable")
@@ -369,10 +536,8 @@ def export_winnable_command(
     the list that the web app deals "winnable deals only" from."""
     rules = _rules(game_name, options)
     path = db_path or default_db_path()
-    if not path.exists():
-        raise click.ClickException(f"there is no study database {path}: run patience study run")
     key = options_key(rules.options)
-    with _open_db(path) as db:
+    with _read_db(path) as db:
         won = db.won_deals(rules.name, key)
         studied = len({row.deal for row in db.rows(rules.name, key)})
     if not won:
@@ -384,6 +549,8 @@ def export_winnable_command(
         out_path = Path(__file__).parent / "data" / "winnable" / f"{rules.name}.json"
     try:
         write_list(out_path, rules.name, dict(rules.options), won, studied)
-    except (OSError, ValueError) as error:
+    except ListFileError as error:
+        raise click.ClickException(str(error)) from None
+    except OSError as error:
         raise click.ClickException(f"cannot write {out_path}: {error}") from None
     click.echo(f"{len(won)} winnable deals of {studied} studied written to {out_path}")

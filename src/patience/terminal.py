@@ -9,9 +9,7 @@ hidden card is ``None`` and shows as ``##``.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from rich.text import Text
 from . import record
 from .cards import Card, CardError
 from .engine import Game, IllegalMove, Outcome
+from .files import write_atomically
 from .moves import ACTION_NAMES, Move
 from .options import UNLIMITED
 
@@ -249,23 +248,6 @@ def forced_text(move: Move) -> str:
         except CardError:
             pass
     return move.text()
-
-
-# -- saving ------------------------------------------------------------------------------------
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, so that a crash while
-    writing leaves the old file whole rather than half a new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # -- the play loop -----------------------------------------------------------------------------

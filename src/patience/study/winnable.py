@@ -24,18 +24,22 @@ from typing import Any
 
 from ..deals import random_deal
 from ..engine import Game, Rules
+from ..files import write_atomically
 from ..games import get_rules
 from ..options import OptionValue
 from ..solve import solve, solver_version
 from .db import options_key
 
 __all__ = [
+    "LIST_FILE_SHAPE",
     "RARELY_PROVED",
+    "ListFileError",
     "NoWinnableDeal",
     "WinnableDealPicker",
     "load_lists",
     "packaged_dir",
     "rarely_proved",
+    "read_list_file",
     "shipped_deals",
     "winnable_info",
     "write_list",
@@ -120,6 +124,59 @@ def winnable_info(
     }
 
 
+#: What a list file holds, for the message about one that does not.
+LIST_FILE_SHAPE = (
+    'a JSON object {"game": GAME, "lists": [{"options": {...}, "solver": N, "studied": N, '
+    '"deals": [...]}, ...]} as patience study export-winnable writes it'
+)
+
+
+_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
+
+
+class ListFileError(ValueError):
+    """A file that should hold winnable-deal lists holds something else."""
+
+
+def read_list_file(path: Path, game: str) -> list[dict[str, Any]]:
+    """The lists in the file at ``path`` for ``game`` (none when there is no file), each with
+    its ``options`` (an object) and ``deals`` (an array); :class:`ListFileError` saying what is
+    wrong with a file that holds anything else, or the lists of another game."""
+
+    def wrong(what: str) -> ListFileError:
+        return ListFileError(
+            f"{path} is not a list of winnable deals: {what}; it must hold {LIST_FILE_SHAPE}"
+        )
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except UnicodeDecodeError as error:
+        raise wrong(f"it is not UTF-8 text ({error})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise wrong(f"it is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise wrong(f"it holds a JSON {_JSON_TYPES.get(type(data), 'null')}, not an object")
+    if not isinstance(data.get("game"), str):
+        raise wrong('it names no "game"')
+    if not isinstance(data.get("lists"), list):
+        raise wrong('it has no "lists" array')
+    for number, entry in enumerate(data["lists"], 1):
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("options"), dict)
+            and isinstance(entry.get("deals"), list)
+        ):
+            raise wrong(f'list {number} is not an object with "options" and "deals"')
+    if data.get("game") != game:
+        raise ListFileError(f"{path} holds the lists of {data.get('game')!r}, not {game!r}")
+    lists: list[dict[str, Any]] = data["lists"]
+    return lists
+
+
 def write_list(
     path: Path,
     game: str,
@@ -128,15 +185,10 @@ def write_list(
     studied: int,
 ) -> None:
     """Put the list of ``deals`` for ``options`` into the file at ``path`` (replacing the list
-    for the same options, keeping the others)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        data = {"game": game, "lists": []}
-    if data.get("game") != game:
-        raise ValueError(f"{path} holds the lists of {data.get('game')!r}, not {game!r}")
+    for the same options, keeping the others). :class:`ListFileError` when the file holds
+    anything but lists of ``game`` (it is left as it is)."""
     key = options_key(options)
-    lists = [entry for entry in data["lists"] if options_key(entry["options"]) != key]
+    lists = [entry for entry in read_list_file(path, game) if options_key(entry["options"]) != key]
     lists.append(
         {
             "options": dict(options),
@@ -148,10 +200,7 @@ def write_list(
     lists.sort(key=lambda entry: options_key(entry["options"]))
     # One line per list: short files that still diff by options.
     entries = ",\n  ".join(json.dumps(entry) for entry in lists)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        f'{{"game": {json.dumps(game)}, "lists": [\n  {entries}\n]}}\n', encoding="utf-8"
-    )
+    write_atomically(path, f'{{"game": {json.dumps(game)}, "lists": [\n  {entries}\n]}}\n')
 
 
 class WinnableDealPicker:
