@@ -9,10 +9,8 @@ import os
 import random
 import sqlite3
 import subprocess
-import sys
 import time
 import warnings
-from collections.abc import Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -44,27 +42,11 @@ from patience.study.winnable import (
     packaged_dir,
     shipped_deals,
 )
+from study_helpers import SerialBackend, pool_workers, spider_study_command
 
 # Node budgets keep every result the same on every machine, and small ones keep this fast.
 KLONDIKE = get_rules("klondike")
 NODES = Budget("nodes", 300)
-
-
-class SerialBackend:
-    """The chunks solved in this process, one after another: the fastest way to test the
-    driver (the real backends are tested against it)."""
-
-    name = "serial"
-    workers = 1
-
-    def run(
-        self, tasks: Iterable[ChunkTask], in_flight: int
-    ) -> Generator[tuple[ChunkTask, list[DealResult]], None, None]:
-        for task in tasks:
-            yield task, solve_chunk(task)
-
-    def close(self) -> None:
-        pass
 
 
 def stored(db: StudyDB) -> dict[int, tuple[str, int, int]]:
@@ -568,37 +550,14 @@ def test_a_terminated_driver_stops_its_workers(tmp_path: Path) -> None:
     """SIGTERM to `patience study run` (kill, a job scheduler) stops it as Ctrl-C does: its
     pool's workers end with it instead of solving on for nobody."""
     psutil = pytest.importorskip("psutil")
-    command = [
-        str(Path(sys.executable).with_name("patience")),
-        "study",
-        "run",
-        "spider",
-        "--range",
-        "1-4",
-        "--budget",
-        "60",
-        "--jobs",
-        "1",
-        "--chunk",
-        "1",
-        "--db",
-        str(tmp_path / "study.sqlite3"),
-    ]
+    command = spider_study_command(tmp_path / "study.sqlite3")
     # Files, not pipes: a worker left behind would hold a pipe open and hang the test.
     errors = tmp_path / "stderr.txt"
     with errors.open("wb") as stderr:
         driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+    workers: list[Any] = []
     try:
-        deadline = time.monotonic() + 60
-        workers: list[Any] = []
-        while not workers and time.monotonic() < deadline:
-            time.sleep(0.5)
-            # The pool's workers are the forkserver's children (the driver's grandchildren).
-            workers = [
-                process
-                for process in psutil.Process(driver.pid).children(recursive=True)
-                if process.ppid() != driver.pid
-            ]
+        _, workers = pool_workers(psutil, driver)
         assert workers, "the study started no worker process"
         time.sleep(2)  # let the worker take its chunk
         driver.terminate()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Generator, Iterable
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from patience.games import get_rules
 from patience.study import Budget, DealResult, StudyDB, run_study
 from patience.study.report import summarise
 from patience.study.runner import ChunkTask, solve_chunk
+from study_helpers import SerialBackend
 
 KLONDIKE = get_rules("klondike")
 
@@ -27,20 +27,6 @@ BEFORE_CPU_SECONDS = (
     " seconds REAL NOT NULL, nodes INTEGER NOT NULL, length INTEGER NOT NULL,"
     " solved_at REAL NOT NULL, PRIMARY KEY (game, options, deal, budget_kind, budget, solver));"
 )
-
-
-class SerialBackend:
-    name = "serial"
-    workers = 1
-
-    def run(
-        self, tasks: Iterable[ChunkTask], in_flight: int
-    ) -> Generator[tuple[ChunkTask, list[DealResult]], None, None]:
-        for task in tasks:
-            yield task, solve_chunk(task)
-
-    def close(self) -> None:
-        pass
 
 
 def test_every_deal_solved_has_its_cpu_seconds_stored_and_summed(tmp_path: Path) -> None:

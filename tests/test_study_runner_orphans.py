@@ -5,32 +5,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from study_helpers import pool_workers, spider_study_command
+
 
 def test_a_killed_driver_leaves_no_worker_behind(tmp_path: Path) -> None:
     psutil = pytest.importorskip("psutil")
-    command = [
-        str(Path(sys.executable).with_name("patience")),
-        "study",
-        "run",
-        "spider",
-        "--range",
-        "1-4",
-        "--budget",
-        "60",
-        "--jobs",
-        "1",
-        "--chunk",
-        "1",
-        "--db",
-        str(tmp_path / "study.sqlite3"),
-    ]
+    command = spider_study_command(tmp_path / "study.sqlite3")
     # Its own session, as a driver started from a shell and killed alone; files, not pipes, so
     # that a process left behind cannot hang the test on a pipe.
     driver = subprocess.Popen(
@@ -38,13 +23,7 @@ def test_a_killed_driver_leaves_no_worker_behind(tmp_path: Path) -> None:
     )
     descendants: list[Any] = []
     try:
-        deadline = time.monotonic() + 60
-        workers: list[Any] = []
-        while not workers and time.monotonic() < deadline:
-            time.sleep(0.5)
-            descendants = psutil.Process(driver.pid).children(recursive=True)
-            # The pool's workers are the forkserver's children (the driver's grandchildren).
-            workers = [process for process in descendants if process.ppid() != driver.pid]
+        descendants, workers = pool_workers(psutil, driver)
         assert workers, "the study started no worker process"
         driver.kill()
         driver.wait(timeout=10)
