@@ -69,7 +69,7 @@ _BEFORE_CPU_COLUMNS = (
     "solved_at",
 )
 
-#: The CPU seconds of rows stored before they had a column (what ``_add_cpu_seconds`` stores).
+#: The CPU seconds of a row stored without them: known only where its budget counts them.
 _CPU_SECONDS_BEFORE = "CASE WHEN budget_kind = 'cpu-seconds' THEN seconds END"
 
 
@@ -223,15 +223,11 @@ class StudyDB:
 
     def _add_cpu_seconds(self) -> None:
         """Files made before the CPU seconds of every run were stored lack their column: add
-        it, filled where the rows know it (a budget in CPU seconds counts CPU seconds)."""
-        if "cpu_seconds" in self._columns():
-            self._cpu_column = True
-            return
-        with self.connection:  # both statements or neither
-            self.connection.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
-            self.connection.execute(
-                "UPDATE results SET cpu_seconds = seconds WHERE budget_kind = 'cpu-seconds'"
-            )
+        it, empty (:meth:`rows` reads the rows' CPU seconds from ``seconds`` where their budget
+        counts CPU seconds, so that rule stands in one place)."""
+        if "cpu_seconds" not in self._columns():
+            with self.connection:
+                self.connection.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
         self._cpu_column = True
 
     def close(self) -> None:
