@@ -3,14 +3,18 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# The search core (a Rust extension built by maturin): the package is reinstalled, and so the
+# extension rebuilt, whenever one of its sources changes.
+CORE_SOURCES := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs)
 
-.PHONY: run test lint typecheck bench clean chromium
+.PHONY: run test rust-check lint typecheck bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml $(CORE_SOURCES)
+	@command -v cargo >/dev/null || { echo "patience needs a Rust toolchain (cargo): see README.md"; exit 1; }
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
@@ -20,11 +24,17 @@ run: $(STAMP)
 	$(BIN)/patience serve --host 127.0.0.1 --port 8000
 
 ## make test: set everything up and run lint, format check, type check and the test suite
-test: $(STAMP) chromium
+test: $(STAMP) chromium rust-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+## make rust-check: format check, clippy and unit tests of the search core
+rust-check:
+	cd core && cargo fmt --check
+	cd core && cargo clippy --all-targets --features python -- -D warnings
+	cd core && cargo test --quiet
 
 # The browser tests drive Debian's chromium (Playwright never downloads a browser): install it
 # when missing, as root; without root the browser tests skip and say why.
@@ -40,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis core/target src/patience/_core*.so

@@ -15,7 +15,8 @@ from . import record
 from .cli import _echo_json, _new_game, deal_option, json_option, main, option_option
 from .engine import Game, PositionError
 from .games import UnknownGame, resolve_name
-from .solve import Budget, Solution, solve
+from .solve import ENGINES, Budget, Solution, solve
+from .solve.core import CORE_MAX_STATES, CoreUnavailable
 
 __all__ = ["solve_command"]
 
@@ -71,9 +72,16 @@ def _game_from_position(game_name: str, path: Path) -> Game:
 @click.option(
     "--max-states",
     type=click.IntRange(min=1),
-    default=Budget.max_states,
-    show_default=True,
-    help="Memory bound: most states the table of seen states may hold.",
+    default=None,
+    help="Memory bound: most states the table of seen states may hold "
+    f"[default: {CORE_MAX_STATES:,} in the core, {Budget.max_states:,} in Python].",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=None,
+    help="Search in the compiled core or in the Python adapters [default: the core where it "
+    "knows the game].",
 )
 @click.option(
     "--record",
@@ -90,7 +98,8 @@ def solve_command(
     seconds: float | None,
     nodes: int | None,
     cpu: bool,
-    max_states: int,
+    max_states: int | None,
+    engine: str | None,
     record_path: Path | None,
     as_json: bool,
 ) -> None:
@@ -118,7 +127,17 @@ def solve_command(
         raise click.UsageError("--cpu counts --budget in CPU seconds; it does not go with --nodes")
     if seconds is None and nodes is None:
         seconds = DEFAULT_SECONDS
-    solution = solve(game, seconds=seconds, nodes=nodes, max_states=max_states, cpu_time=cpu)
+    try:
+        solution = solve(
+            game,
+            seconds=seconds,
+            nodes=nodes,
+            max_states=max_states,
+            cpu_time=cpu,
+            engine=engine,
+        )
+    except CoreUnavailable as error:
+        raise click.ClickException(str(error)) from None
     if as_json:
         _echo_json(solution.to_json())
     else:

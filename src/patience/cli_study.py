@@ -34,7 +34,9 @@ from .deals import MAX_DEAL, DealError, check_deal
 from .engine import Rules
 from .games import get_rules
 from .options import OptionError, parse_option_pairs
-from .solve import SolverError
+from .solve import ENGINES, SolverError
+from .solve.core import CORE_MAX_STATES
+from .solve.search import Budget as SearchBudget
 from .study import BACKENDS, Budget, DealResult, RunSummary, StudyDB, StudyDBError, options_key
 from .study.report import plot_resolved, summarise
 from .study.runner import BackendError, make_backend, run_study
@@ -369,9 +371,16 @@ def study_group() -> None:
 @click.option(
     "--max-states",
     type=click.IntRange(min=1),
-    default=2_000_000,
-    show_default=True,
-    help="Memory bound per deal: most states the solver's table may hold.",
+    default=None,
+    help="Memory bound per deal: most states the solver's table may hold "
+    f"[default: {CORE_MAX_STATES:,} in the core, {SearchBudget.max_states:,} in Python].",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=None,
+    help="Search in the compiled core or in the Python adapters [default: the core where it "
+    "knows the game]; the solver version stored with each row tells them apart.",
 )
 def run_command(
     game_name: str,
@@ -385,7 +394,8 @@ def run_command(
     backend: str,
     address: str | None,
     chunk: int | None,
-    max_states: int,
+    max_states: int | None,
+    engine: str | None,
 ) -> None:
     """Solve deals --range A-B of GAME and store the results; run it again to resume.
 
@@ -432,6 +442,7 @@ def run_command(
                 runner,
                 chunk=chunk,
                 max_states=max_states,
+                engine=engine,
                 on_start=progress.start,
                 on_chunk=progress.chunk,
             )

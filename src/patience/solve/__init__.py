@@ -29,6 +29,7 @@ from ..games.leonis_own import LeonisOwn
 from ..games.napoleon import Napoleon
 from ..games.spider import Spider
 from ..moves import Move
+from . import core
 from .accordion import AccordionAdapter
 from .canfield import CanfieldAdapter
 from .generic import GenericAdapter
@@ -41,12 +42,15 @@ from .spider import SpiderAdapter
 
 __all__ = [
     "ADAPTERS",
+    "CORE_SOLVER_VERSIONS",
+    "ENGINES",
     "SOLVER_VERSIONS",
     "Budget",
     "Hint",
     "Solution",
     "SolverError",
     "adapter_for",
+    "default_engine",
     "hint",
     "solve",
     "solve_state",
@@ -68,8 +72,27 @@ SOLVER_VERSIONS: dict[str, int] = {
 }
 
 
-def solver_version(game: str) -> int:
-    """The version of ``game``'s solver (:data:`SOLVER_VERSIONS`)."""
+#: The versions of the compiled core's solvers (docs/solving.md, "The compiled core"): numbers
+#: above the Python adapter's, so that a study never mixes rows of the two.
+CORE_SOLVER_VERSIONS: dict[str, int] = {
+    "klondike": 3,
+}
+
+#: The solvers' engines: ``core`` (compiled, the default where it knows the game) and
+#: ``python`` (the adapters of this package, the reference).
+ENGINES = core.ENGINES
+
+
+def default_engine(game: str) -> str:
+    """The engine that solves ``game`` by default: the core when it is built and knows the
+    game, else the Python adapters."""
+    return "core" if game in CORE_SOLVER_VERSIONS and core.available(game) else "python"
+
+
+def solver_version(game: str, engine: str | None = None) -> int:
+    """The version of ``game``'s solver on ``engine`` (default: :func:`default_engine`)."""
+    if (engine or default_engine(game)) == "core":
+        return CORE_SOLVER_VERSIONS[game]
     return SOLVER_VERSIONS[game]
 
 
@@ -167,22 +190,49 @@ def solve(
     *,
     seconds: float | None = None,
     nodes: int | None = None,
-    max_states: int = Budget.max_states,
+    max_states: int | None = None,
     cpu_time: bool = False,
     generic: bool = False,
     dominance: bool = True,
     table: bool = True,
+    engine: str | None = None,
 ) -> Solution:
     """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
 
     ``seconds`` and ``nodes`` bound the search (a node budget is reproducible); ``max_states``
-    bounds the table of seen states; with ``cpu_time`` the seconds are the CPU time of the
-    thread that searches, not the wall clock's (the answer's ``seconds`` too). ``generic``
-    forces the generic adapter; ``dominance`` and ``table`` switch pruning off (for tests).
+    bounds the table of seen states (default: :data:`Budget.max_states` for the Python engine,
+    :data:`core.CORE_MAX_STATES` for the core); with ``cpu_time`` the seconds are the CPU time
+    of the thread that searches, not the wall clock's (the answer's ``seconds`` too).
+    ``engine`` is ``core`` or ``python`` (default: :func:`default_engine`); ``generic`` forces
+    the generic Python adapter; ``dominance`` and ``table`` switch pruning off (for tests).
     Every ``won`` has been replayed through a copy of the game before it is returned.
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
+    if engine is not None and engine not in ENGINES:
+        raise ValueError(f"no solver engine {engine!r}: the engines are {', '.join(ENGINES)}")
+    if generic:
+        engine = "python"
+    chosen = engine or default_engine(game.name)
+    if chosen == "core":
+        states = _history(game)
+        result, moves, expanded, spent, why, _ = core.solve(
+            game.rules,
+            states[-1],
+            states[:-1],
+            seconds=seconds,
+            nodes=nodes,
+            max_states=core.CORE_MAX_STATES if max_states is None else max_states,
+            cpu_time=cpu_time,
+            dominance=dominance,
+            table=table,
+        )
+        solution = Solution(result, moves, expanded, spent, why)
+        if solution.result == "won":
+            _check_win(game, solution.moves)
+        return solution
+    if max_states is None:
+        max_states = Budget.max_states
     bound = adapter_for(game.rules, generic)
     history = [bound.node(state) for state in _history(game)[:-1]]
     found: SearchResult = solver_search(

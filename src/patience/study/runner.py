@@ -32,7 +32,6 @@ from typing import Any, Protocol
 from ..engine import Game, Rules
 from ..games import get_rules
 from ..options import OptionValue
-from ..solve import Budget as SearchBudget
 from ..solve import solve, solver_version
 from .db import Budget, DealResult, StudyDB, options_key
 
@@ -73,9 +72,12 @@ class ChunkTask:
     deals: tuple[int, ...]
     seconds: float | None
     nodes: int | None
-    max_states: int = SearchBudget.max_states
+    #: None: the engine's default bound (patience.solve.solve).
+    max_states: int | None = None
     #: ``seconds`` are CPU seconds of the worker, not wall-clock seconds.
     cpu_time: bool = False
+    #: The solver's engine (None: the default for the game).
+    engine: str | None = None
 
 
 def solve_chunk(task: ChunkTask) -> list[DealResult]:
@@ -92,6 +94,7 @@ def solve_chunk(task: ChunkTask) -> list[DealResult]:
             nodes=task.nodes,
             max_states=task.max_states,
             cpu_time=task.cpu_time,
+            engine=task.engine,
         )
         cpu_seconds = time.thread_time() - cpu_start
         results.append(
@@ -567,7 +570,8 @@ def run_study(
     backend: Backend,
     *,
     chunk: int | None = None,
-    max_states: int = SearchBudget.max_states,
+    max_states: int | None = None,
+    engine: str | None = None,
     on_start: Callable[[RunSummary], None] | None = None,
     on_chunk: Callable[[RunSummary, Sequence[DealResult]], None] | None = None,
 ) -> RunSummary:
@@ -581,7 +585,7 @@ def run_study(
         raise ValueError(f"{rules.name} is not a one-player game: the solver plays patience only")
     options = options_key(rules.options)
     wanted = list(dict.fromkeys(deals))
-    done = db.done_deals(rules.name, options, budget, solver_version(rules.name), wanted)
+    done = db.done_deals(rules.name, options, budget, solver_version(rules.name, engine), wanted)
     todo = [deal for deal in wanted if deal not in done]
     summary = RunSummary(skipped=len(wanted) - len(todo), todo=len(todo))
     if on_start is not None:
@@ -601,12 +605,13 @@ def run_study(
             nodes,
             max_states,
             cpu_time=budget.kind == "cpu-seconds",
+            engine=engine,
         )
         for i in range(0, len(todo), size)
     )
     with closing(backend.run(tasks, in_flight=2 * workers)) as finished:
         for _task, results in finished:
-            db.write_chunk(rules.name, options, budget, solver_version(rules.name), results)
+            db.write_chunk(rules.name, options, budget, solver_version(rules.name, engine), results)
             summary.add(results)
             if on_chunk is not None:
                 on_chunk(summary, results)

@@ -1,0 +1,1005 @@
+//! Klondike in the core: a compact state, the engine's moves (for the differential tests) and
+//! the solver's adapter, rule for rule as `patience/solve/klondike.py` (docs/solving.md,
+//! "Klondike").
+//!
+//! A node keeps the tableau as one array of cards (pile by pile, bottom first) with each pile's
+//! length and face-down count, the foundations as heights by suit (with the foundation each suit
+//! went to, for the notation), and the stock and waste as one sequence `order` (the waste bottom
+//! first, then the stock top first) with `w` cards of it on the waste.
+
+use crate::game::Game;
+use crate::moves::{card_text, Arg, Move, Parts};
+use crate::options::Options;
+use crate::search::fingerprint;
+use crate::search::{one_of_the_first, Adapter, Child, Key};
+
+/// Pile names in the engine's order (`Klondike.pile_names`).
+pub const PILES: [&str; 13] =
+    ["stock", "waste", "f1", "f2", "f3", "f4", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
+const WASTE: u8 = 1;
+const F0: u8 = 2;
+const T0: u8 = 6;
+const KING: u8 = 13;
+
+#[inline]
+fn rank(card: u8) -> u8 {
+    card % 13 + 1
+}
+#[inline]
+fn suit(card: u8) -> u8 {
+    card / 13
+}
+#[inline]
+fn red(card: u8) -> bool {
+    matches!(card / 13, 1 | 2)
+}
+#[inline]
+fn bit(card: u8) -> u64 {
+    1u64 << card
+}
+
+/// For each suit: the two suits of the other colour, and the other suit of the same colour.
+const OPPOSITE: [[u8; 2]; 4] = [[1, 2], [0, 3], [0, 3], [1, 2]];
+const PARTNER: [u8; 4] = [3, 2, 1, 0];
+
+/// Klondike's options (RULES.md).
+#[derive(Clone, Debug)]
+pub struct Klondike {
+    pub draw: u8,
+    /// None: unlimited passes.
+    pub passes: Option<u32>,
+    pub from_foundation: bool,
+}
+
+impl Klondike {
+    pub fn new(options: &Options) -> Result<Self, String> {
+        let draw = options.int("draw", 3)?;
+        if draw != 1 && draw != 3 {
+            return Err(format!("klondike: draw is 1 or 3, not {draw}"));
+        }
+        Ok(Klondike {
+            draw: draw as u8,
+            passes: options.passes("passes")?,
+            from_foundation: options.flag("from_foundation", true)?,
+        })
+    }
+}
+
+/// A Klondike state as the core holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    cards: [u8; 52],
+    len: [u8; 7],
+    /// Where each pile starts in `cards` (`start[7]`: the tableau's card count).
+    start: [u8; 8],
+    down: [u8; 7],
+    /// Each pile's fingerprint (face-down count, length, cards): the keys are made of these,
+    /// and a step recomputes only those of the piles it changes.
+    hash: [Key; 7],
+    found: [u8; 4],
+    /// The foundation (0-3) each suit went to, or -1.
+    fmap: [i8; 4],
+    order: [u8; 52],
+    olen: u8,
+    /// The fingerprint of `order` (recomputed when a card leaves it).
+    order_hash: Key,
+    w: u8,
+    redeals: u32,
+}
+
+/// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
+const PLACE: [Key; 7] = [
+    0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835,
+    0xc2b2_ae3d_27d4_eb4f_1656_67b1_9e37_79f9,
+    0x85eb_ca77_c2b2_ae63_27d4_eb2f_1656_67c5,
+    0xd6e8_feb8_6659_fd93_a076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db_8ebc_6af0_9c88_c6e3,
+    0x5899_65cc_7537_4cc3_1d8e_4e27_c47d_124f,
+    0xa0b4_28db_e703_7ed1_9c88_c6e3_8ebc_6af1,
+];
+
+/// Room for a key's bytes: two fingerprints, foundations, suit map and the waste size.
+const KEY_BYTES: usize = 16 + 16 + 4 + 4 + 1;
+
+impl Node {
+    #[inline]
+    fn pile(&self, index: usize) -> &[u8] {
+        &self.cards[self.start[index] as usize..self.start[index + 1] as usize]
+    }
+    #[inline]
+    fn top(&self, index: usize) -> Option<u8> {
+        self.pile(index).last().copied()
+    }
+    /// Recompute the starts, and the fingerprint of pile `index`.
+    fn refresh(&mut self, index: usize) {
+        for pile in 0..7 {
+            self.start[pile + 1] = self.start[pile] + self.len[pile];
+        }
+        let mut bytes = [0u8; 54];
+        let length = self.len[index] as usize;
+        bytes[0] = self.down[index];
+        bytes[1] = self.len[index];
+        bytes[2..2 + length].copy_from_slice(self.pile(index));
+        self.hash[index] = fingerprint(&bytes[..2 + length]);
+    }
+    /// Take the top `count` cards of pile `index` (turning up a face-down card left on top).
+    fn take(&mut self, index: usize, count: usize, run: &mut [u8; 52]) {
+        let end = self.start[index + 1] as usize;
+        let total = self.start[7] as usize;
+        run[..count].copy_from_slice(&self.cards[end - count..end]);
+        self.cards.copy_within(end..total, end - count);
+        self.len[index] -= count as u8;
+        let rest = self.len[index];
+        if rest > 0 && self.down[index] >= rest {
+            self.down[index] = rest - 1;
+        }
+        self.refresh(index);
+    }
+    /// Put `run` on top of pile `index`.
+    fn put(&mut self, index: usize, run: &[u8]) {
+        let end = self.start[index + 1] as usize;
+        let total = self.start[7] as usize;
+        self.cards.copy_within(end..total, end + run.len());
+        self.cards[end..end + run.len()].copy_from_slice(run);
+        self.len[index] += run.len() as u8;
+        self.refresh(index);
+    }
+    fn remove_order(&mut self, at: usize) {
+        let olen = self.olen as usize;
+        self.order.copy_within(at + 1..olen, at);
+        self.olen -= 1;
+        self.rehash_order();
+    }
+    fn rehash_order(&mut self) {
+        let mut bytes = [0u8; 53];
+        let olen = self.olen as usize;
+        bytes[0] = self.olen;
+        bytes[1..1 + olen].copy_from_slice(&self.order[..olen]);
+        self.order_hash = fingerprint(&bytes[..1 + olen]);
+    }
+    /// The layout's bytes (everything of the engine's key but the waste size): the piles in
+    /// their places, the stock and waste, the foundations and which suit is where; their length.
+    fn layout(&self, out: &mut [u8; KEY_BYTES]) -> usize {
+        let mut placed: Key = 0;
+        for (hash, place) in self.hash.iter().zip(PLACE) {
+            placed = placed.wrapping_add(hash.wrapping_mul(place));
+        }
+        out[..16].copy_from_slice(&placed.to_le_bytes());
+        out[16..32].copy_from_slice(&self.order_hash.to_le_bytes());
+        out[32..36].copy_from_slice(&self.found);
+        for (offset, &f) in self.fmap.iter().enumerate() {
+            out[36 + offset] = (f + 1) as u8;
+        }
+        40
+    }
+    /// The cards of foundation `index` (0-3), bottom first.
+    fn foundation_suit(&self, index: usize) -> Option<u8> {
+        (0..4u8).find(|&s| self.fmap[s as usize] == index as i8 && self.found[s as usize] > 0)
+    }
+}
+
+/// One step: an engine card move, after `pre` stock turns, a recycle, and `post` more turns.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    from: u8,
+    to: u8,
+    count: u8,
+    pre: u8,
+    recycle: bool,
+    post: u8,
+}
+
+impl Step {
+    fn plain(from: u8, to: u8, count: u8) -> Self {
+        Step { from, to, count, pre: 0, recycle: false, post: 0 }
+    }
+}
+
+/// A waste size the stock can reach: the size, how (turns, recycle, turns), passes then used.
+#[derive(Clone, Copy)]
+struct Reach {
+    size: u8,
+    pre: u8,
+    recycle: bool,
+    post: u8,
+    redeals: u32,
+}
+
+/// Which piles take each card: up to two pile tops, or the first space for a king.
+struct Targets {
+    piles: [[u8; 2]; 52],
+    count: [u8; 52],
+}
+
+impl Targets {
+    fn of(&self, card: u8) -> &[u8] {
+        &self.piles[card as usize][..self.count[card as usize] as usize]
+    }
+}
+
+impl Klondike {
+    fn passes_left(&self, redeals: u32) -> bool {
+        self.passes.is_none_or(|passes| redeals + 1 < passes)
+    }
+
+    fn safe(&self, card: u8, found: &[u8; 4]) -> bool {
+        let r = rank(card);
+        if r <= 2 {
+            return true;
+        }
+        let s = suit(card) as usize;
+        let [first, second] = OPPOSITE[s];
+        if found[first as usize] < r - 1 || found[second as usize] < r - 1 {
+            return false;
+        }
+        !self.from_foundation || found[PARTNER[s] as usize] >= r - 2
+    }
+
+    /// The foundation (0-3) that takes `suit` next, and the suit map after it does.
+    fn foundation_for(node: &Node, s: u8) -> (u8, [i8; 4]) {
+        let index = node.fmap[s as usize];
+        if index >= 0 {
+            return (index as u8, node.fmap);
+        }
+        let free = (0..4i8).find(|i| !node.fmap.contains(i)).expect("a free foundation");
+        let mut fmap = node.fmap;
+        fmap[s as usize] = free;
+        (free as u8, fmap)
+    }
+
+    /// Every waste size the stock can reach without repeating a position, into `out`; how many.
+    fn reachable(&self, node: &Node, out: &mut [Reach; 112]) -> usize {
+        let mut count = 0;
+        let mut add = |reach: Reach| {
+            out[count] = reach;
+            count += 1;
+        };
+        let total = node.olen;
+        let start = node.w;
+        if start > 0 {
+            add(Reach { size: start, pre: 0, recycle: false, post: 0, redeals: node.redeals });
+        }
+        let mut size = start;
+        let mut pre = 0u8;
+        while size < total {
+            size = (size + self.draw).min(total);
+            pre += 1;
+            add(Reach { size, pre, recycle: false, post: 0, redeals: node.redeals });
+        }
+        if total > 0 && self.passes_left(node.redeals) {
+            size = 0;
+            let mut post = 0u8;
+            while size != start {
+                size = (size + self.draw).min(total);
+                post += 1;
+                if size == start || size == total {
+                    break;
+                }
+                add(Reach { size, pre, recycle: true, post, redeals: node.redeals + 1 });
+            }
+        }
+        count
+    }
+
+    /// The waste sizes after each action of `step`, from `w`.
+    fn trail(&self, node: &Node, step: &Step, out: &mut Vec<u8>) {
+        let mut size = node.w;
+        for _ in 0..step.pre {
+            size = (size + self.draw).min(node.olen);
+            out.push(size);
+        }
+        if step.recycle {
+            size = 0;
+            out.push(size);
+            for _ in 0..step.post {
+                size = (size + self.draw).min(node.olen);
+                out.push(size);
+            }
+        }
+    }
+
+    fn available(card: u8, found: &[u8; 4], faceup: u64, reachable: u64) -> bool {
+        (faceup | reachable) & bit(card) != 0 || found[suit(card) as usize] > card % 13
+    }
+
+    fn split_useful(
+        &self,
+        node: &Node,
+        source: usize,
+        count: usize,
+        tops: u64,
+        faceup: u64,
+        reachable: u64,
+    ) -> bool {
+        let found = &node.found;
+        let pile = node.pile(source);
+        let exposed = pile[pile.len() - count - 1];
+        let (r, s) = (rank(exposed), suit(exposed));
+        if found[s as usize] == r - 1 || r == KING {
+            return true;
+        }
+        for other in OPPOSITE[s as usize] {
+            let onto = other * 13 + r;
+            if tops & bit(onto) != 0 || found[other as usize] > r {
+                return true;
+            }
+        }
+        let twin = PARTNER[suit(pile[pile.len() - count]) as usize] * 13 + r - 2;
+        Self::available(twin, found, faceup, reachable)
+    }
+
+    fn king_waiting(&self, node: &Node, reachable: u64) -> bool {
+        for index in 0..7 {
+            let hidden = node.down[index] as usize;
+            let pile = node.pile(index);
+            if 0 < hidden && hidden < pile.len() && rank(pile[hidden]) == KING {
+                return true;
+            }
+        }
+        if (0..4).any(|s| reachable & bit(s * 13 + KING - 1) != 0) {
+            return true;
+        }
+        self.from_foundation && node.found.contains(&KING)
+    }
+
+    fn descent_useful(&self, node: &Node, s: u8, tops: u64, faceup: u64, reachable: u64) -> bool {
+        let found = &node.found;
+        let r = found[s as usize];
+        for other in OPPOSITE[s as usize] {
+            if Self::available(other * 13 + r - 2, found, faceup, reachable) {
+                return true;
+            }
+            let onto = other * 13 + r - 1;
+            if tops & bit(onto) != 0 || found[other as usize] >= r {
+                return true;
+            }
+        }
+        false
+    }
+
+    // -- children ---------------------------------------------------------------------------
+
+    fn tableau_to_foundation(&self, node: &Node, index: usize) -> Child<Self> {
+        let mut child = node.clone();
+        let mut run = [0u8; 52];
+        child.take(index, 1, &mut run);
+        let s = suit(run[0]);
+        let (target, fmap) = Self::foundation_for(node, s);
+        child.fmap = fmap;
+        child.found[s as usize] += 1;
+        (Step::plain(T0 + index as u8, F0 + target, 1), child)
+    }
+
+    fn waste_to_foundation(&self, node: &Node, reach: &Reach) -> Child<Self> {
+        let mut child = node.clone();
+        let card = node.order[reach.size as usize - 1];
+        let s = suit(card);
+        let (target, fmap) = Self::foundation_for(node, s);
+        child.fmap = fmap;
+        child.found[s as usize] += 1;
+        child.remove_order(reach.size as usize - 1);
+        child.w = reach.size - 1;
+        child.redeals = reach.redeals;
+        let step = Step {
+            from: WASTE,
+            to: F0 + target,
+            count: 1,
+            pre: reach.pre,
+            recycle: reach.recycle,
+            post: reach.post,
+        };
+        (step, child)
+    }
+
+    fn waste_to_tableau(&self, node: &Node, reach: &Reach, target: usize) -> Child<Self> {
+        let mut child = node.clone();
+        let card = node.order[reach.size as usize - 1];
+        child.put(target, &[card]);
+        child.remove_order(reach.size as usize - 1);
+        child.w = reach.size - 1;
+        child.redeals = reach.redeals;
+        let step = Step {
+            from: WASTE,
+            to: T0 + target as u8,
+            count: 1,
+            pre: reach.pre,
+            recycle: reach.recycle,
+            post: reach.post,
+        };
+        (step, child)
+    }
+
+    fn tableau_to_tableau(
+        &self,
+        node: &Node,
+        source: usize,
+        target: usize,
+        count: usize,
+    ) -> Child<Self> {
+        let mut child = node.clone();
+        let mut run = [0u8; 52];
+        child.take(source, count, &mut run);
+        child.put(target, &run[..count]);
+        (Step::plain(T0 + source as u8, T0 + target as u8, count as u8), child)
+    }
+
+    fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize) -> Child<Self> {
+        let mut child = node.clone();
+        let card = s * 13 + node.found[s as usize] - 1;
+        child.found[s as usize] -= 1;
+        child.put(target, &[card]);
+        let from = F0 + node.fmap[s as usize] as u8;
+        (Step::plain(from, T0 + target as u8, 1), child)
+    }
+}
+
+impl Adapter for Klondike {
+    type Node = Node;
+    type Step = Step;
+
+    fn restart_nodes(&self) -> Option<u64> {
+        Some(20_000)
+    }
+
+    fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
+        one_of_the_first(steps, canon, restart, 3);
+    }
+
+    fn canonical(&self, node: &Node) -> Key {
+        // The piles as a multiset (they are interchangeable): the sum of their fingerprints.
+        let piles = node.hash.iter().fold(0, |sum: Key, hash| sum.wrapping_add(*hash));
+        let mut bytes = [0u8; KEY_BYTES];
+        bytes[..16].copy_from_slice(&piles.to_le_bytes());
+        bytes[16..32].copy_from_slice(&node.order_hash.to_le_bytes());
+        bytes[32..36].copy_from_slice(&node.found);
+        let mut w = node.w;
+        if self.passes.is_none() && (w.is_multiple_of(self.draw) || w == node.olen) {
+            w = 255;
+        }
+        bytes[36] = w;
+        fingerprint(&bytes[..37])
+    }
+
+    fn worse(&self, node: &Node) -> u32 {
+        if self.passes.is_none() {
+            0
+        } else {
+            node.redeals
+        }
+    }
+
+    fn path_key(&self, node: &Node) -> Key {
+        let mut bytes = [0u8; KEY_BYTES];
+        let length = node.layout(&mut bytes);
+        bytes[length] = node.w;
+        fingerprint(&bytes[..length + 1])
+    }
+
+    fn layout_key(&self, node: &Node) -> Key {
+        let mut bytes = [0u8; KEY_BYTES];
+        let length = node.layout(&mut bytes);
+        fingerprint(&bytes[..length])
+    }
+
+    fn inner_keys(&self, node: &Node, step: &Step, out: &mut Vec<Key>) {
+        if step.pre == 0 && !step.recycle {
+            return;
+        }
+        let mut sizes = Vec::new();
+        self.trail(node, step, &mut sizes);
+        let mut bytes = [0u8; KEY_BYTES];
+        let length = node.layout(&mut bytes);
+        for size in sizes {
+            bytes[length] = size;
+            out.push(fingerprint(&bytes[..length + 1]));
+        }
+    }
+
+    fn won(&self, node: &Node) -> bool {
+        node.found.iter().map(|&n| n as u32).sum::<u32>() == 52
+    }
+
+    fn moves(&self, _node: &Node, step: &Step) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(step.pre as usize + step.post as usize + 2);
+        moves.extend((0..step.pre).map(|_| Move::act("stock")));
+        if step.recycle {
+            moves.push(Move::act("recycle"));
+            moves.extend((0..step.post).map(|_| Move::act("stock")));
+        }
+        moves.push(Move::cards(
+            PILES[step.from as usize],
+            PILES[step.to as usize],
+            step.count as u32,
+        ));
+        moves
+    }
+
+    fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
+        let found = &node.found;
+        if dominance {
+            for index in 0..7 {
+                if node.len[index] > node.down[index] {
+                    let card = node.top(index).expect("a card");
+                    if found[suit(card) as usize] == rank(card) - 1 && self.safe(card, found) {
+                        out.push(self.tableau_to_foundation(node, index));
+                        return;
+                    }
+                }
+            }
+            if self.draw == 1 && node.w > 0 {
+                let card = node.order[node.w as usize - 1];
+                if found[suit(card) as usize] == rank(card) - 1 && self.safe(card, found) {
+                    let reach = Reach {
+                        size: node.w,
+                        pre: 0,
+                        recycle: false,
+                        post: 0,
+                        redeals: node.redeals,
+                    };
+                    out.push(self.waste_to_foundation(node, &reach));
+                    return;
+                }
+            }
+        }
+
+        // The order of promise: moves to a foundation (tableau, then stock); tableau moves
+        // that turn up a card (most face-down cards first) or empty a pile; plays from the
+        // stock; splits of built runs; cards back from a foundation.
+        let mut targets = Targets { piles: [[0; 2]; 52], count: [0; 52] };
+        let mut empty: Option<usize> = None;
+        let mut tops = 0u64;
+        let mut faceup = 0u64;
+        for index in 0..7 {
+            let pile = node.pile(index);
+            if let Some(&top) = pile.last() {
+                tops |= bit(top);
+                let r = rank(top);
+                if r > 1 {
+                    for other in OPPOSITE[suit(top) as usize] {
+                        let card = (other * 13 + r - 2) as usize;
+                        targets.piles[card][targets.count[card] as usize] = index as u8;
+                        targets.count[card] += 1;
+                    }
+                }
+                if found[suit(top) as usize] == r - 1 {
+                    out.push(self.tableau_to_foundation(node, index));
+                }
+                for &card in &pile[node.down[index] as usize..] {
+                    faceup |= bit(card);
+                }
+            } else if empty.is_none() {
+                empty = Some(index);
+            }
+        }
+        if let Some(space) = empty {
+            for s in 0..4 {
+                let king = (s * 13 + KING - 1) as usize;
+                targets.piles[king] = [space as u8, 0];
+                targets.count[king] = 1;
+            }
+        }
+
+        let mut reach = [Reach { size: 0, pre: 0, recycle: false, post: 0, redeals: 0 }; 112];
+        let reached = self.reachable(node, &mut reach);
+        let reach = &reach[..reached];
+        let mut reachable = 0u64;
+        for entry in reach {
+            let card = node.order[entry.size as usize - 1];
+            reachable |= bit(card);
+            if found[suit(card) as usize] == rank(card) - 1 {
+                out.push(self.waste_to_foundation(node, entry));
+            }
+        }
+
+        // Moves that turn up a card, the pile with most face-down cards first (a stable
+        // order: piles with as many in pile order), then moves that empty a pile.
+        let mut by_hidden: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
+        by_hidden.sort_by_key(|&index| std::cmp::Reverse(node.down[index]));
+        for source in by_hidden {
+            let hidden = node.down[source] as usize;
+            let pile = node.pile(source);
+            if hidden == 0 || hidden >= pile.len() {
+                continue;
+            }
+            for &target in targets.of(pile[hidden]) {
+                let count = pile.len() - hidden;
+                out.push(self.tableau_to_tableau(node, source, target as usize, count));
+            }
+        }
+        let mut king_waiting: Option<bool> = None;
+        for source in 0..7 {
+            let pile = node.pile(source);
+            if node.down[source] > 0 || pile.is_empty() {
+                continue;
+            }
+            for &target in targets.of(pile[0]) {
+                let target = target as usize;
+                if node.len[target] == 0 {
+                    // A king's whole pile moving to a space changes nothing.
+                    continue;
+                }
+                let waiting = !dominance
+                    || *king_waiting.get_or_insert_with(|| self.king_waiting(node, reachable));
+                if waiting {
+                    out.push(self.tableau_to_tableau(node, source, target, pile.len()));
+                }
+            }
+        }
+
+        for entry in reach {
+            let card = node.order[entry.size as usize - 1];
+            for &target in targets.of(card) {
+                out.push(self.waste_to_tableau(node, entry, target as usize));
+            }
+        }
+
+        for source in 0..7 {
+            let pile = node.pile(source);
+            let size = pile.len();
+            let hidden = node.down[source] as usize;
+            for (position, &card) in pile.iter().enumerate().skip(hidden + 1) {
+                for &target in targets.of(card) {
+                    let count = size - position;
+                    if !dominance || self.split_useful(node, source, count, tops, faceup, reachable)
+                    {
+                        out.push(self.tableau_to_tableau(node, source, target as usize, count));
+                    }
+                }
+            }
+        }
+
+        if self.from_foundation {
+            for s in 0..4u8 {
+                let height = found[s as usize];
+                // Aces and twos never need to come back: nothing useful goes on them.
+                if height < 3 {
+                    continue;
+                }
+                if dominance && !self.descent_useful(node, s, tops, faceup, reachable) {
+                    continue;
+                }
+                for &target in targets.of(s * 13 + height - 1) {
+                    out.push(self.foundation_to_tableau(node, s, target as usize));
+                }
+            }
+        }
+    }
+}
+
+// -- the engine's rules, for the differential tests ----------------------------------------------
+
+fn fits_foundation(card: u8, pile_top: Option<u8>) -> bool {
+    match pile_top {
+        None => rank(card) == 1,
+        Some(top) => suit(card) == suit(top) && rank(card) == rank(top) + 1,
+    }
+}
+
+fn alternating_run_length(cards: &[u8]) -> usize {
+    if cards.is_empty() {
+        return 0;
+    }
+    let mut length = 1;
+    while length < cards.len() {
+        let (upper, lower) = (cards[cards.len() - length], cards[cards.len() - length - 1]);
+        if rank(upper) + 1 == rank(lower) && red(upper) != red(lower) {
+            length += 1;
+        } else {
+            break;
+        }
+    }
+    length
+}
+
+/// How many of the top `run` cards of `source` move onto `target` (0: none).
+fn fitting_run_count(source: &[u8], run: usize, target: &[u8]) -> usize {
+    if run == 0 {
+        return 0;
+    }
+    let wanted = target.last().map_or(13, |&top| rank(top) as i32 - 1);
+    let count = wanted - rank(*source.last().expect("a card")) as i32 + 1;
+    if count < 1 || count as usize > run {
+        return 0;
+    }
+    let count = count as usize;
+    if let Some(&top) = target.last() {
+        if red(source[source.len() - count]) == red(top) {
+            return 0;
+        }
+    }
+    count
+}
+
+impl Klondike {
+    /// The cards of pile `name` (an index of [`PILES`]), bottom first.
+    fn pile_cards(node: &Node, index: usize) -> Vec<u8> {
+        match index {
+            0 => node.order[node.w as usize..node.olen as usize].iter().rev().copied().collect(),
+            1 => node.order[..node.w as usize].to_vec(),
+            2..=5 => match node.foundation_suit(index - 2) {
+                Some(s) => (0..node.found[s as usize]).map(|r| s * 13 + r).collect(),
+                None => Vec::new(),
+            },
+            _ => node.pile(index - T0 as usize).to_vec(),
+        }
+    }
+
+    /// The engine's state parts of a node (piles in [`PILES`] order).
+    pub fn to_parts(&self, node: &Node) -> Parts {
+        let piles: Vec<Vec<u8>> = (0..PILES.len()).map(|i| Self::pile_cards(node, i)).collect();
+        let mut down = vec![0u32; PILES.len()];
+        down[0] = piles[0].len() as u32;
+        for index in 0..7 {
+            down[T0 as usize + index] = node.down[index] as u32;
+        }
+        Parts { piles, down, extra: vec![node.redeals as i64] }
+    }
+
+    /// A node from the engine's state parts; an error for a position the core cannot hold.
+    pub fn from_parts(&self, parts: &Parts) -> Result<Node, String> {
+        if parts.piles.len() != PILES.len() || parts.down.len() != PILES.len() {
+            return Err(format!("a klondike position has the {} piles {PILES:?}", PILES.len()));
+        }
+        let mut seen = 0u64;
+        for pile in &parts.piles {
+            for &card in pile {
+                if card >= 52 || seen & bit(card) != 0 {
+                    return Err("a klondike position holds each of the 52 cards once".into());
+                }
+                seen |= bit(card);
+            }
+        }
+        if seen.count_ones() != 52 {
+            return Err("a klondike position holds each of the 52 cards once".into());
+        }
+        let mut node = Node {
+            cards: [0; 52],
+            len: [0; 7],
+            start: [0; 8],
+            down: [0; 7],
+            hash: [0; 7],
+            found: [0; 4],
+            fmap: [-1; 4],
+            order: [0; 52],
+            olen: 0,
+            order_hash: 0,
+            w: 0,
+            redeals: 0,
+        };
+        let mut at = 0usize;
+        for index in 0..7 {
+            let pile = &parts.piles[T0 as usize + index];
+            let down = parts.down[T0 as usize + index] as usize;
+            if !pile.is_empty() && down >= pile.len() {
+                return Err(format!("the top card of {} must be face up", PILES[index + 6]));
+            }
+            node.cards[at..at + pile.len()].copy_from_slice(pile);
+            at += pile.len();
+            node.len[index] = pile.len() as u8;
+            node.down[index] = down as u8;
+        }
+        for index in 0..7 {
+            node.refresh(index);
+        }
+        for index in 0..4 {
+            let pile = &parts.piles[F0 as usize + index];
+            let mut previous: Option<u8> = None;
+            for &card in pile {
+                if !fits_foundation(card, previous) {
+                    return Err(format!("f{} is not built up in suit from the ace", index + 1));
+                }
+                previous = Some(card);
+            }
+            if let Some(&first) = pile.first() {
+                node.found[suit(first) as usize] = pile.len() as u8;
+                node.fmap[suit(first) as usize] = index as i8;
+            }
+        }
+        let waste = &parts.piles[WASTE as usize];
+        let stock = &parts.piles[0];
+        node.order[..waste.len()].copy_from_slice(waste);
+        for (offset, &card) in stock.iter().rev().enumerate() {
+            node.order[waste.len() + offset] = card;
+        }
+        node.w = waste.len() as u8;
+        node.olen = (waste.len() + stock.len()) as u8;
+        node.rehash_order();
+        let redeals = parts.extra.first().copied().unwrap_or(0);
+        if redeals < 0 || redeals > u32::MAX as i64 / 2 {
+            return Err(format!("redeals must be a whole number of 0 or more, not {redeals}"));
+        }
+        node.redeals = redeals as u32;
+        Ok(node)
+    }
+
+    fn face_up(node: &Node, index: usize) -> usize {
+        match index {
+            0 => 0,
+            1..=5 => Self::pile_cards(node, index).len(),
+            _ => (node.len[index - 6] - node.down[index - 6]) as usize,
+        }
+    }
+
+    /// Every move the engine's `candidate_moves` lists, in its order.
+    pub fn candidate_moves(&self, node: &Node) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let piles: Vec<Vec<u8>> = (0..PILES.len()).map(|i| Self::pile_cards(node, i)).collect();
+        for source in std::iter::once(1).chain(6..13) {
+            if Self::face_up(node, source) > 0 {
+                let card = *piles[source].last().expect("a card");
+                for target in 2..6 {
+                    if fits_foundation(card, piles[target].last().copied()) {
+                        moves.push(Move::cards(PILES[source], PILES[target], 1));
+                    }
+                }
+            }
+        }
+        for source in 6..13 {
+            let up = &piles[source][node.down[source - 6] as usize..];
+            let run = alternating_run_length(up);
+            for target in 6..13 {
+                if target == source {
+                    continue;
+                }
+                let count = fitting_run_count(&piles[source], run, &piles[target]);
+                if count > 0 {
+                    moves.push(Move::cards(PILES[source], PILES[target], count as u32));
+                }
+            }
+        }
+        let extra: &[usize] = if self.from_foundation { &[1, 2, 3, 4, 5] } else { &[1] };
+        for &source in extra {
+            if !piles[source].is_empty() {
+                for target in 6..13 {
+                    if fitting_run_count(&piles[source], 1, &piles[target]) > 0 {
+                        moves.push(Move::cards(PILES[source], PILES[target], 1));
+                    }
+                }
+            }
+        }
+        if !piles[0].is_empty() {
+            moves.push(Move::act("stock"));
+        } else if !piles[1].is_empty() && self.passes_left(node.redeals) {
+            moves.push(Move::act("recycle"));
+        }
+        moves
+    }
+
+    /// The node after one of [`Klondike::candidate_moves`], and the forced moves it caused.
+    pub fn apply(&self, node: &Node, mv: &Move) -> Result<(Node, Vec<Move>), String> {
+        if !self.candidate_moves(node).contains(mv) {
+            return Err(format!("{mv} is not a legal move here"));
+        }
+        let mut after = node.clone();
+        let mut forced = Vec::new();
+        match mv {
+            Move::Act { name, .. } if *name == "stock" => {
+                after.w = (node.w + self.draw).min(node.olen);
+            }
+            Move::Act { .. } => {
+                after.w = 0;
+                after.redeals += 1;
+            }
+            Move::Cards { from, to, count } => {
+                let source = PILES.iter().position(|p| p == from).expect("a pile");
+                let target = PILES.iter().position(|p| p == to).expect("a pile");
+                let count = *count as usize;
+                let mut run = [0u8; 52];
+                match source {
+                    1 => {
+                        run[0] = node.order[node.w as usize - 1];
+                        after.remove_order(node.w as usize - 1);
+                        after.w -= 1;
+                    }
+                    2..=5 => {
+                        let s = node.foundation_suit(source - 2).expect("a foundation card");
+                        run[0] = s * 13 + node.found[s as usize] - 1;
+                        after.found[s as usize] -= 1;
+                        if after.found[s as usize] == 0 {
+                            after.fmap[s as usize] = -1;
+                        }
+                    }
+                    _ => {
+                        let index = source - 6;
+                        let was_down = node.down[index];
+                        after.take(index, count, &mut run);
+                        let rest = after.len[index];
+                        if rest > 0 && was_down >= rest {
+                            let card = after.top(index).expect("a card");
+                            forced.push(Move::Act {
+                                name: "flip",
+                                args: vec![
+                                    ("pile", Arg::Text(PILES[source].to_string())),
+                                    ("card", Arg::Text(card_text(card))),
+                                ],
+                            });
+                        }
+                    }
+                }
+                match target {
+                    2..=5 => {
+                        let s = suit(run[0]);
+                        after.found[s as usize] += 1;
+                        after.fmap[s as usize] = (target - 2) as i8;
+                    }
+                    _ => after.put(target - 6, &run[..count]),
+                }
+            }
+        }
+        Ok((after, forced))
+    }
+}
+
+impl Game for Klondike {
+    const NAME: &'static str = "klondike";
+    fn with_options(options: &Options) -> Result<Self, String> {
+        Self::new(options)
+    }
+    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
+        self.from_parts(parts)
+    }
+    fn parts(&self, node: &Self::Node) -> Parts {
+        self.to_parts(node)
+    }
+    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
+        self.candidate_moves(node)
+    }
+    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
+        self.apply(node, mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{depth_first, Budget, Verdict};
+
+    fn options(pairs: &[(&str, &str)]) -> Options {
+        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    /// A position one move from a win: every card on the foundations but the king of spades.
+    fn almost_won() -> Parts {
+        let mut piles = vec![Vec::new(); 13];
+        for s in 0..4u8 {
+            let height = if s == 3 { 12 } else { 13 };
+            piles[2 + s as usize] = (0..height).map(|r| s * 13 + r).collect();
+        }
+        piles[6] = vec![51];
+        Parts { piles, down: vec![0; 13], extra: vec![0] }
+    }
+
+    #[test]
+    fn parts_round_trip() {
+        let game = Klondike::new(&options(&[])).unwrap();
+        let parts = almost_won();
+        let node = game.from_parts(&parts).unwrap();
+        assert_eq!(game.to_parts(&node), parts);
+    }
+
+    #[test]
+    fn one_move_wins() {
+        let game = Klondike::new(&options(&[])).unwrap();
+        let node = game.from_parts(&almost_won()).unwrap();
+        let moves = game.candidate_moves(&node);
+        // The king goes up, or to a space (t2-t7), or a king comes down from f1-f3.
+        assert_eq!(moves.len(), 1 + 6 + 3 * 6);
+        assert_eq!(moves[0], Move::cards("t1", "f4", 1));
+        let (after, forced) = game.apply(&node, &moves[0]).unwrap();
+        assert!(forced.is_empty());
+        assert!(game.won(&after));
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1000, cpu_time: false };
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!(found.verdict, Verdict::Won);
+        assert_eq!(found.moves, vec![Move::cards("t1", "f4", 1)]);
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        let game = Klondike::new(&options(&[])).unwrap();
+        let mut parts = almost_won();
+        parts.piles[6].push(51);
+        assert!(game.from_parts(&parts).is_err());
+        assert!(Klondike::new(&options(&[("draw", "2")])).is_err());
+    }
+}

@@ -1,0 +1,13 @@
+//! The compiled search core of patience (`patience._core`): compact states, move generation and
+//! the solvers' search for the one-player games (docs/solving.md, "The compiled core"). The rules
+//! stay in Python; this crate plays the same game, as the differential tests prove.
+
+pub mod clock;
+pub mod game;
+pub mod klondike;
+pub mod moves;
+pub mod options;
+pub mod search;
+
+#[cfg(feature = "python")]
+mod python;

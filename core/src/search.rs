@@ -1,0 +1,879 @@
+//! The search every solver shares: depth-first with a transposition table, restarts and the
+//! repetition rule; the staged search and the staged beam (docs/solving.md). It knows no game:
+//! a game plugs in through an [`Adapter`], exactly as in `patience.solve.search`.
+//!
+//! Keys are 128-bit fingerprints of the bytes an adapter writes (docs/solving.md, "The compiled
+//! core"): the table, the positions on the path and the game's history compare fingerprints.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::clock::Clock;
+use crate::moves::Move;
+
+/// A 128-bit fingerprint of a key's bytes.
+pub type Key = u128;
+
+/// Hashes a fingerprint by its low bits: it is already a good hash.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+    fn write_u128(&mut self, value: u128) {
+        self.0 = value as u64;
+    }
+}
+
+pub type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+pub type KeySet = HashSet<Key, BuildHasherDefault<KeyHasher>>;
+
+/// The fingerprint of `bytes`: XXH3-128, the same on every machine, so that a node budget gives
+/// the same answer everywhere (restarts pick their order from fingerprints).
+pub fn fingerprint(bytes: &[u8]) -> Key {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
+/// Move one of the first `width` steps to the front, chosen by the node's fingerprint and the
+/// run number (the Python `one_of_the_first`, with the fingerprint in place of a CRC-32).
+pub fn one_of_the_first<T>(steps: &mut [T], canon: Key, restart: u32, width: usize) {
+    if steps.len() < 2 {
+        return;
+    }
+    let mut bytes = [0u8; 20];
+    bytes[..16].copy_from_slice(&canon.to_le_bytes());
+    bytes[16..].copy_from_slice(&restart.to_le_bytes());
+    let pick = (xxhash_rust::xxh3::xxh3_64(&bytes) % steps.len().min(width) as u64) as usize;
+    steps[..=pick].rotate_right(1);
+}
+
+/// A step from a node to a child, with the child.
+pub type Child<A> = (<A as Adapter>::Step, <A as Adapter>::Node);
+
+/// How the search sees one game (the Python `Adapter`, method for method).
+pub trait Adapter {
+    type Node: Clone;
+    type Step: Clone;
+
+    /// Nodes before the first restart (None: never restart); each later run gets twice as many.
+    fn restart_nodes(&self) -> Option<u64> {
+        None
+    }
+    /// Nodes of the first run when it differs from `restart_nodes`.
+    fn first_run_nodes(&self) -> Option<u64> {
+        None
+    }
+    /// The tries of [`staged`], each `(width, nodes)`.
+    fn staged_tries(&self) -> &[(usize, u64)] {
+        &[]
+    }
+    /// The tries of [`staged_beam`], each `(width, beam, depth)`.
+    fn beam_tries(&self) -> &[(usize, usize, usize)] {
+        &[]
+    }
+    /// [`staged_beam`] ends a stage after this many layers without a better score.
+    fn beam_patience(&self) -> usize {
+        10
+    }
+    /// Reorder `steps` for run number `restart` (1, 2, ...); `canon` is the node's canonical
+    /// fingerprint. Must depend only on the node, the steps and `restart`.
+    fn reorder(&self, _canon: Key, _steps: &mut Vec<Child<Self>>, _restart: u32) {}
+    /// How promising a node looks, higher better (staged searches only).
+    fn score(&self, _node: &Self::Node) -> f64 {
+        0.0
+    }
+    /// A number few steps change (staged searches only).
+    fn stage(&self, _node: &Self::Node) -> i64 {
+        0
+    }
+    /// The transposition-table key: equal for equally winnable states (a fingerprint of the
+    /// adapter's canonical form, see [`fingerprint`]).
+    fn canonical(&self, node: &Self::Node) -> Key;
+    /// A counter that only grows along a path and never makes a state better.
+    fn worse(&self, _node: &Self::Node) -> u32 {
+        0
+    }
+    /// A fingerprint equal exactly when the engine's repetition keys are equal.
+    fn path_key(&self, node: &Self::Node) -> Key;
+    /// A coarser key shared by a node and the states inside its steps.
+    fn layout_key(&self, node: &Self::Node) -> Key {
+        self.path_key(node)
+    }
+    /// The path keys of the states inside `step` (a stock being turned), as fingerprints.
+    fn inner_keys(&self, _node: &Self::Node, _step: &Self::Step, _out: &mut Vec<Key>) {}
+    /// True when the node is won.
+    fn won(&self, node: &Self::Node) -> bool;
+    /// The children in order of promise, or the one safe step when `dominance` allows it.
+    fn steps(&self, node: &Self::Node, dominance: bool, out: &mut Vec<Child<Self>>);
+    /// The engine moves of a step.
+    fn moves(&self, node: &Self::Node, step: &Self::Step) -> Vec<Move>;
+}
+
+/// Limits on one search (the Python `Budget`).
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub seconds: Option<f64>,
+    pub nodes: Option<u64>,
+    pub max_states: usize,
+    pub cpu_time: bool,
+}
+
+/// The three answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Won,
+    Unwinnable,
+    Unknown,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Won => "won",
+            Verdict::Unwinnable => "unwinnable",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub verdict: Verdict,
+    pub moves: Vec<Move>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub why: &'static str,
+    /// Entries of the largest table the search held.
+    pub states: usize,
+}
+
+/// How many nodes are expanded between two looks at the clock.
+const CLOCK_EVERY: u64 = 256;
+/// How many nodes are expanded between two calls of the interrupt check (Ctrl-C).
+const INTERRUPT_EVERY: u64 = 1 << 16;
+
+pub const NODE_BUDGET: &str = "the node budget ran out";
+pub const TIME_BUDGET: &str = "the time budget ran out";
+pub const MEMORY_BUDGET: &str = "the table of seen states reached its memory bound";
+pub const INTERRUPTED: &str = "interrupted";
+
+/// Counts nodes against a budget and the clock; asks `interrupt` now and then whether to stop.
+pub struct Meter<'a> {
+    budget: Budget,
+    clock: Clock,
+    started: f64,
+    deadline: Option<f64>,
+    pub nodes: u64,
+    interrupt: &'a mut dyn FnMut() -> bool,
+}
+
+impl<'a> Meter<'a> {
+    pub fn new(budget: Budget, interrupt: &'a mut dyn FnMut() -> bool) -> Self {
+        let clock = Clock::new(budget.cpu_time);
+        let started = clock.now();
+        Meter {
+            budget,
+            clock,
+            started,
+            deadline: budget.seconds.map(|seconds| started + seconds),
+            nodes: 0,
+            interrupt,
+        }
+    }
+
+    pub fn seconds(&self) -> f64 {
+        self.clock.now() - self.started
+    }
+
+    /// Count one expanded node; the reason to stop when a budget ran out.
+    #[inline]
+    fn expand(&mut self) -> Option<&'static str> {
+        if let Some(limit) = self.budget.nodes {
+            if self.nodes >= limit {
+                return Some(NODE_BUDGET);
+            }
+        }
+        self.nodes += 1;
+        self.after_count()
+    }
+
+    #[inline]
+    fn after_count(&mut self) -> Option<&'static str> {
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            if let Some(deadline) = self.deadline {
+                if self.clock.now() > deadline {
+                    return Some(TIME_BUDGET);
+                }
+            }
+            if self.nodes.is_multiple_of(INTERRUPT_EVERY) && (self.interrupt)() {
+                return Some(INTERRUPTED);
+            }
+        }
+        None
+    }
+
+    fn result(&self, verdict: Verdict, why: &'static str, moves: Vec<Move>) -> SearchResult {
+        SearchResult { verdict, moves, nodes: self.nodes, seconds: self.seconds(), why, states: 0 }
+    }
+}
+
+struct Frame<A: Adapter> {
+    node: A::Node,
+    canon: Key,
+    old: Option<u32>,
+    path: Key,
+    layout: Key,
+    steps: Vec<Child<A>>,
+    /// The children's canonical keys (with the table on), computed when the steps are.
+    canons: Vec<Key>,
+    index: usize,
+    dependent: bool,
+    may_fall_back: bool,
+}
+
+/// Scratch space: the inner keys of a step.
+#[derive(Default)]
+struct Scratch {
+    inner: Vec<Key>,
+}
+
+impl Scratch {
+    fn canonical<A: Adapter>(&mut self, adapter: &A, node: &A::Node) -> Key {
+        adapter.canonical(node)
+    }
+    fn path<A: Adapter>(&mut self, adapter: &A, node: &A::Node) -> Key {
+        adapter.path_key(node)
+    }
+    fn layout<A: Adapter>(&mut self, adapter: &A, node: &A::Node) -> Key {
+        adapter.layout_key(node)
+    }
+}
+
+/// Look up every key once, so that the table's buckets are in the cache when the search tries
+/// the children one by one (independent lookups overlap their memory waits).
+fn warm(seen: &KeyMap<u32>, keys: &[Key]) {
+    for key in keys {
+        std::hint::black_box(seen.get(key));
+    }
+}
+
+fn count_in(map: &mut KeyMap<u32>, key: Key) {
+    *map.entry(key).or_insert(0) += 1;
+}
+
+fn count_out(map: &mut KeyMap<u32>, key: Key) {
+    if let Some(count) = map.get_mut(&key) {
+        *count -= 1;
+        if *count == 0 {
+            map.remove(&key);
+        }
+    }
+}
+
+/// Search depth-first from `root` for a won node (docs/solving.md: the table, the history
+/// rule, restarts). `history` are the positions the game has been in (not to be recreated).
+pub fn depth_first<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    dominance: bool,
+    table: bool,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> SearchResult {
+    let mut meter = Meter::new(budget, interrupt);
+    let mut scratch = Scratch::default();
+    if adapter.won(root) {
+        return meter.result(Verdict::Won, "", Vec::new());
+    }
+    // The game's past positions count as on the path for good.
+    let mut on_path: KeyMap<u32> = KeyMap::default();
+    let mut layouts: KeyMap<u32> = KeyMap::default();
+    for past in history {
+        let path = scratch.path(adapter, past);
+        count_in(&mut on_path, path);
+        let layout = scratch.layout(adapter, past);
+        count_in(&mut layouts, layout);
+    }
+    let mut seen: KeyMap<u32> = KeyMap::default();
+    let mut stack: Vec<Frame<A>> = Vec::new();
+    let mut spare: Vec<Vec<Child<A>>> = Vec::new();
+    let mut spare_keys: Vec<Vec<Key>> = Vec::new();
+    let mut largest = 0usize;
+
+    let mut restart: u32 = 0;
+    let mut run_nodes = if table { adapter.restart_nodes() } else { None };
+    let mut next_restart = run_nodes.map(|nodes| adapter.first_run_nodes().unwrap_or(nodes));
+
+    let root_canon = scratch.canonical(adapter, root);
+    let root_path = scratch.path(adapter, root);
+    meter.nodes = 1;
+
+    #[allow(clippy::too_many_arguments)]
+    fn push<A: Adapter>(
+        adapter: &A,
+        stack: &mut Vec<Frame<A>>,
+        spare: &mut Vec<Vec<Child<A>>>,
+        spare_keys: &mut Vec<Vec<Key>>,
+        seen: Option<&KeyMap<u32>>,
+        scratch: &mut Scratch,
+        on_path: &mut KeyMap<u32>,
+        layouts: &mut KeyMap<u32>,
+        node: A::Node,
+        canon: Key,
+        path: Key,
+        old: Option<u32>,
+        dominance: bool,
+        restart: u32,
+    ) {
+        let layout = scratch.layout(adapter, &node);
+        let mut steps = spare.pop().unwrap_or_default();
+        steps.clear();
+        adapter.steps(&node, dominance, &mut steps);
+        if restart > 0 {
+            adapter.reorder(canon, &mut steps, restart);
+        }
+        let mut canons = spare_keys.pop().unwrap_or_default();
+        canons.clear();
+        if let Some(seen) = seen {
+            canons.extend(steps.iter().map(|(_, child)| adapter.canonical(child)));
+            warm(seen, &canons);
+        }
+        count_in(on_path, path);
+        count_in(layouts, layout);
+        stack.push(Frame {
+            node,
+            canon,
+            old,
+            path,
+            layout,
+            steps,
+            canons,
+            index: 0,
+            dependent: false,
+            may_fall_back: dominance,
+        });
+    }
+
+    loop {
+        if table {
+            seen.insert(root_canon, adapter.worse(root));
+        }
+        push(
+            adapter,
+            &mut stack,
+            &mut spare,
+            &mut spare_keys,
+            table.then_some(&seen),
+            &mut scratch,
+            &mut on_path,
+            &mut layouts,
+            root.clone(),
+            root_canon,
+            root_path,
+            None,
+            dominance,
+            restart,
+        );
+        let mut restarted = false;
+        while let Some(frame) = stack.last_mut() {
+            if frame.index >= frame.steps.len() {
+                // Every step failed: the node is lost. Keep it in the table only if that did
+                // not depend on the path.
+                let frame = stack.pop().expect("a frame");
+                count_out(&mut on_path, frame.path);
+                count_out(&mut layouts, frame.layout);
+                if frame.dependent {
+                    if let Some(parent) = stack.last_mut() {
+                        parent.dependent = true;
+                    }
+                    if table {
+                        match frame.old {
+                            None => seen.remove(&frame.canon),
+                            Some(old) => seen.insert(frame.canon, old),
+                        };
+                    }
+                }
+                spare.push(frame.steps);
+                spare_keys.push(frame.canons);
+                continue;
+            }
+            let index = frame.index;
+            frame.index += 1;
+            let child = &frame.steps[index].1;
+            let mut canon = 0;
+            let mut old = None;
+            let worse = adapter.worse(child);
+            if table {
+                canon = frame.canons[index];
+                old = seen.get(&canon).copied();
+                if let Some(old) = old {
+                    if old <= worse {
+                        continue;
+                    }
+                }
+            }
+            let child_path = scratch.path(adapter, child);
+            let mut refused = on_path.contains_key(&child_path);
+            if !refused && layouts.get(&frame.layout).copied().unwrap_or(0) > 1 {
+                scratch.inner.clear();
+                adapter.inner_keys(&frame.node, &frame.steps[index].0, &mut scratch.inner);
+                refused = scratch.inner.iter().any(|key| on_path.contains_key(key));
+            }
+            if refused {
+                frame.dependent = true;
+                if frame.may_fall_back && frame.steps.len() == 1 {
+                    // The one safe step is refused: fall back to every step.
+                    frame.may_fall_back = false;
+                    frame.steps.clear();
+                    adapter.steps(&frame.node, false, &mut frame.steps);
+                    frame.canons.clear();
+                    if table {
+                        frame.canons.extend(frame.steps.iter().map(|(_, c)| adapter.canonical(c)));
+                    }
+                    frame.index = 0;
+                }
+                continue;
+            }
+            if adapter.won(child) {
+                let mut moves = Vec::new();
+                for parent in &stack {
+                    let (step, _) = &parent.steps[parent.index - 1];
+                    moves.extend(adapter.moves(&parent.node, step));
+                }
+                let mut found = meter.result(Verdict::Won, "", moves);
+                found.states = largest.max(seen.len());
+                return found;
+            }
+            if let Some(why) = meter.expand() {
+                let mut found = meter.result(Verdict::Unknown, why, Vec::new());
+                found.states = largest.max(seen.len());
+                return found;
+            }
+            if let (Some(at), Some(run)) = (next_restart, run_nodes) {
+                if meter.nodes >= at {
+                    // Start again in another order. The states still on the stack are not
+                    // proved lost: take them out of the table.
+                    while let Some(frame) = stack.pop() {
+                        count_out(&mut on_path, frame.path);
+                        count_out(&mut layouts, frame.layout);
+                        match frame.old {
+                            None => seen.remove(&frame.canon),
+                            Some(old) => seen.insert(frame.canon, old),
+                        };
+                        spare.push(frame.steps);
+                        spare_keys.push(frame.canons);
+                    }
+                    restart += 1;
+                    run_nodes = Some(run * 2);
+                    next_restart = Some(meter.nodes + run * 2);
+                    restarted = true;
+                    break;
+                }
+            }
+            let child = frame.steps[index].1.clone();
+            if table {
+                if seen.len() >= budget.max_states {
+                    let mut found = meter.result(Verdict::Unknown, MEMORY_BUDGET, Vec::new());
+                    found.states = largest.max(seen.len());
+                    return found;
+                }
+                seen.insert(canon, worse);
+                largest = largest.max(seen.len());
+            }
+            push(
+                adapter,
+                &mut stack,
+                &mut spare,
+                &mut spare_keys,
+                table.then_some(&seen),
+                &mut scratch,
+                &mut on_path,
+                &mut layouts,
+                child,
+                canon,
+                child_path,
+                old,
+                dominance,
+                restart,
+            );
+        }
+        if !restarted {
+            let mut found = meter.result(Verdict::Unwinnable, "", Vec::new());
+            found.states = largest.max(seen.len());
+            return found;
+        }
+    }
+}
+
+/// A node reached by a staged search, with its parent's index and the step from it.
+struct Record<A: Adapter> {
+    node: A::Node,
+    parent: usize,
+    step: Option<A::Step>,
+}
+
+const NO_PARENT: usize = usize::MAX;
+
+/// A heap entry: higher score first, then the earlier reached.
+struct Ranked {
+    score: f64,
+    order: usize,
+    record: usize,
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap pops the greatest: the best score, then the smallest order.
+        self.score.total_cmp(&other.score).then_with(|| other.order.cmp(&self.order))
+    }
+}
+
+/// Sort best first: by score descending, then by order of reaching.
+fn sort_best_first(entries: &mut [Ranked]) {
+    entries.sort_by(|a, b| b.cmp(a));
+}
+
+/// The engine moves from the root to record `last`, or None when the line would pass through a
+/// position twice or through one of `forbidden` (the game's history).
+fn line<A: Adapter>(
+    adapter: &A,
+    records: &[Record<A>],
+    last: usize,
+    forbidden: &KeySet,
+    scratch: &mut Scratch,
+) -> Option<Vec<Move>> {
+    let mut chain = Vec::new();
+    let mut walk = last;
+    while walk != NO_PARENT {
+        chain.push(walk);
+        walk = records[walk].parent;
+    }
+    chain.reverse();
+    let mut keys = forbidden.clone();
+    keys.insert(scratch.path(adapter, &records[chain[0]].node));
+    let mut moves = Vec::new();
+    for pair in chain.windows(2) {
+        let (parent, child) = (&records[pair[0]], &records[pair[1]]);
+        let step = child.step.as_ref().expect("a step");
+        let mut passed = Vec::new();
+        adapter.inner_keys(&parent.node, step, &mut passed);
+        passed.push(scratch.path(adapter, &child.node));
+        for key in passed {
+            if !keys.insert(key) {
+                return None;
+            }
+        }
+        moves.extend(adapter.moves(&parent.node, step));
+    }
+    Some(moves)
+}
+
+fn forbidden_keys<A: Adapter>(adapter: &A, history: &[A::Node], scratch: &mut Scratch) -> KeySet {
+    history.iter().map(|past| scratch.path(adapter, past)).collect()
+}
+
+/// A beam over the adapter's stages, best first within a stage (the Python `staged`): it
+/// answers `won` or `unknown`, never `unwinnable`.
+pub fn staged<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    interrupt: &mut dyn FnMut() -> bool,
+) -> SearchResult {
+    let mut meter = Meter::new(budget, interrupt);
+    let mut scratch = Scratch::default();
+    let forbidden = forbidden_keys(adapter, history, &mut scratch);
+    if adapter.won(root) {
+        return meter.result(Verdict::Won, "", Vec::new());
+    }
+    let mut children: Vec<Child<A>> = Vec::new();
+    for &(width, stage_nodes) in adapter.staged_tries() {
+        let mut records: Vec<Record<A>> =
+            vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
+        let mut starts = vec![0usize];
+        while !starts.is_empty() {
+            let mut seen: KeyMap<u32> = KeyMap::default();
+            let mut queue: BinaryHeap<Ranked> = BinaryHeap::new();
+            for (order, &start) in starts.iter().enumerate() {
+                let node = &records[start].node;
+                seen.insert(scratch.canonical(adapter, node), adapter.worse(node));
+                queue.push(Ranked { score: adapter.score(node), order, record: start });
+            }
+            let mut candidates: Vec<Ranked> = Vec::new();
+            let mut entered = KeySet::default();
+            let limit = stage_nodes * starts.len() as u64;
+            let mut expanded = 0u64;
+            let mut pushed = seen.len();
+            'stage: while expanded < limit {
+                let Some(Ranked { record, .. }) = queue.pop() else {
+                    break;
+                };
+                if let Some(why) = meter.expand() {
+                    return meter.result(Verdict::Unknown, why, Vec::new());
+                }
+                expanded += 1;
+                let here = adapter.stage(&records[record].node);
+                children.clear();
+                adapter.steps(&records[record].node, true, &mut children);
+                for (step, child) in children.drain(..) {
+                    if forbidden.contains(&scratch.path(adapter, &child)) {
+                        continue;
+                    }
+                    if adapter.won(&child) {
+                        records.push(Record { node: child, parent: record, step: Some(step) });
+                        let last = records.len() - 1;
+                        if let Some(moves) = line(adapter, &records, last, &forbidden, &mut scratch)
+                        {
+                            return meter.result(Verdict::Won, "", moves);
+                        }
+                        continue;
+                    }
+                    let canon = scratch.canonical(adapter, &child);
+                    if adapter.stage(&child) != here {
+                        if entered.insert(canon) {
+                            let score = adapter.score(&child);
+                            records.push(Record { node: child, parent: record, step: Some(step) });
+                            candidates.push(Ranked {
+                                score,
+                                order: candidates.len(),
+                                record: records.len() - 1,
+                            });
+                        }
+                        continue;
+                    }
+                    let worse = adapter.worse(&child);
+                    if let Some(&old) = seen.get(&canon) {
+                        if old <= worse {
+                            continue;
+                        }
+                    }
+                    if seen.len() >= budget.max_states {
+                        break 'stage;
+                    }
+                    seen.insert(canon, worse);
+                    pushed += 1;
+                    let score = adapter.score(&child);
+                    records.push(Record { node: child, parent: record, step: Some(step) });
+                    queue.push(Ranked { score, order: pushed, record: records.len() - 1 });
+                }
+            }
+            sort_best_first(&mut candidates);
+            starts = candidates.iter().take(width).map(|entry| entry.record).collect();
+        }
+    }
+    meter.result(Verdict::Unknown, "the staged search found no win", Vec::new())
+}
+
+/// A beam within each stage and a beam over the stages (the Python `staged_beam`): `won` or
+/// `unknown`, never `unwinnable`.
+pub fn staged_beam<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    interrupt: &mut dyn FnMut() -> bool,
+) -> SearchResult {
+    let mut meter = Meter::new(budget, interrupt);
+    let mut scratch = Scratch::default();
+    let forbidden = forbidden_keys(adapter, history, &mut scratch);
+    if adapter.won(root) {
+        return meter.result(Verdict::Won, "", Vec::new());
+    }
+    let mut expansion: Vec<Child<A>> = Vec::new();
+    for &(width, beam, depth) in adapter.beam_tries() {
+        let mut records: Vec<Record<A>> =
+            vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
+        let mut starts = vec![0usize];
+        while !starts.is_empty() {
+            let mut seen: KeyMap<u32> = KeyMap::default();
+            for &start in &starts {
+                let node = &records[start].node;
+                seen.insert(scratch.canonical(adapter, node), adapter.worse(node));
+            }
+            let mut layer = starts.clone();
+            let mut best = starts
+                .iter()
+                .map(|&start| adapter.score(&records[start].node))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let mut best_level = 0usize;
+            let mut candidates: Vec<Ranked> = Vec::new();
+            let mut entered = KeySet::default();
+            for level in 0..depth {
+                if level - best_level > adapter.beam_patience() || seen.len() >= budget.max_states {
+                    break;
+                }
+                let mut children: Vec<Ranked> = Vec::new();
+                for &record in &layer {
+                    if let Some(why) = meter.expand() {
+                        return meter.result(Verdict::Unknown, why, Vec::new());
+                    }
+                    let here = adapter.stage(&records[record].node);
+                    expansion.clear();
+                    adapter.steps(&records[record].node, true, &mut expansion);
+                    for (step, child) in expansion.drain(..) {
+                        if forbidden.contains(&scratch.path(adapter, &child)) {
+                            continue;
+                        }
+                        if adapter.won(&child) {
+                            records.push(Record { node: child, parent: record, step: Some(step) });
+                            let last = records.len() - 1;
+                            if let Some(moves) =
+                                line(adapter, &records, last, &forbidden, &mut scratch)
+                            {
+                                return meter.result(Verdict::Won, "", moves);
+                            }
+                            continue;
+                        }
+                        let canon = scratch.canonical(adapter, &child);
+                        if adapter.stage(&child) != here {
+                            if entered.insert(canon) {
+                                let score = adapter.score(&child);
+                                records.push(Record {
+                                    node: child,
+                                    parent: record,
+                                    step: Some(step),
+                                });
+                                candidates.push(Ranked {
+                                    score,
+                                    order: candidates.len(),
+                                    record: records.len() - 1,
+                                });
+                            }
+                            continue;
+                        }
+                        let worse = adapter.worse(&child);
+                        if let Some(&old) = seen.get(&canon) {
+                            if old <= worse {
+                                continue;
+                            }
+                        }
+                        seen.insert(canon, worse);
+                        let score = adapter.score(&child);
+                        records.push(Record { node: child, parent: record, step: Some(step) });
+                        children.push(Ranked {
+                            score,
+                            order: children.len(),
+                            record: records.len() - 1,
+                        });
+                    }
+                }
+                if children.is_empty() {
+                    break;
+                }
+                sort_best_first(&mut children);
+                if children[0].score > best {
+                    best = children[0].score;
+                    best_level = level;
+                }
+                layer = children.iter().take(beam).map(|entry| entry.record).collect();
+            }
+            sort_best_first(&mut candidates);
+            starts = candidates.iter().take(width).map(|entry| entry.record).collect();
+        }
+    }
+    meter.result(Verdict::Unknown, "the staged beam found no win", Vec::new())
+}
+
+/// The shares of a budget (the Python `FIRST_SHARE`, `STAGED_SHARE`).
+const FIRST_SHARE: f64 = 1.0 / 6.0;
+const STAGED_SHARE: f64 = 1.0;
+
+fn slice(budget: Budget, share: f64, spent: Option<&SearchResult>) -> Budget {
+    Budget {
+        seconds: budget
+            .seconds
+            .map(|seconds| (seconds * share - spent.map_or(0.0, |s| s.seconds)).max(0.0)),
+        nodes: budget.nodes.map(|nodes| {
+            ((nodes as f64 * share) as u64).saturating_sub(spent.map_or(0, |s| s.nodes))
+        }),
+        ..budget
+    }
+}
+
+fn add_spent(mut found: SearchResult, spent: &SearchResult) -> SearchResult {
+    found.nodes += spent.nodes;
+    found.seconds += spent.seconds;
+    found.states = found.states.max(spent.states);
+    found
+}
+
+/// The solver's search (the Python `solver_search`): for adapters with staged tries, a
+/// depth-first sixth of the budget, the staged search (or beam), then depth-first with the rest;
+/// for every other adapter (and the plain searches of the tests) depth-first only.
+pub fn solver_search<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    dominance: bool,
+    table: bool,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> SearchResult {
+    let staged_kind = !adapter.staged_tries().is_empty() || !adapter.beam_tries().is_empty();
+    if !(staged_kind && dominance && table) {
+        return depth_first(adapter, root, budget, history, dominance, table, interrupt);
+    }
+    let bounded = budget.seconds.is_some() || budget.nodes.is_some();
+    let mut spent = SearchResult {
+        verdict: Verdict::Unknown,
+        moves: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        why: "",
+        states: 0,
+    };
+    if bounded {
+        let found = depth_first(
+            adapter,
+            root,
+            slice(budget, FIRST_SHARE, None),
+            history,
+            true,
+            true,
+            interrupt,
+        );
+        if found.verdict != Verdict::Unknown || found.why == INTERRUPTED {
+            return found;
+        }
+        spent = found;
+    }
+    let part = slice(budget, STAGED_SHARE, Some(&spent));
+    let found = if adapter.beam_tries().is_empty() {
+        staged(adapter, root, part, history, interrupt)
+    } else {
+        staged_beam(adapter, root, part, history, interrupt)
+    };
+    let found = add_spent(found, &spent);
+    if found.verdict != Verdict::Unknown || found.why == INTERRUPTED {
+        return found;
+    }
+    spent = found;
+    let rest = slice(budget, 1.0, Some(&spent));
+    if rest.nodes == Some(0) || rest.seconds == Some(0.0) {
+        return spent;
+    }
+    let found = depth_first(adapter, root, rest, history, true, true, interrupt);
+    add_spent(found, &spent)
+}

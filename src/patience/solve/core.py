@@ -1,0 +1,159 @@
+"""The compiled search core (``patience._core``, the Rust crate in ``core/``) as the solvers use
+it: engine states cross as ``(piles, down, extra)`` in the game's pile order, options as
+``KEY=VALUE`` text, moves as text in the engine's notation (docs/solving.md, "The compiled
+core").
+
+The core plays the same game as the Python rules; tests/test_core.py proves it move by move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import Rules, State
+from ..moves import Move
+
+__all__ = [
+    "CORE_MAX_STATES",
+    "ENGINES",
+    "CoreUnavailable",
+    "apply",
+    "available",
+    "candidate_moves",
+    "encode",
+    "keys",
+    "options_pairs",
+    "solve",
+    "steps",
+]
+
+#: The solvers' engines: the compiled core, or the Python adapters (the reference).
+ENGINES = ("core", "python")
+
+#: The core's default bound on its table of seen states (entries of 32 bytes: 14 million stay
+#: within one 2^24-bucket table, about 0.55 GiB, 0.85 GiB while it grows).
+CORE_MAX_STATES = 14_000_000
+
+Parts = tuple[list[list[int]], list[int], list[int]]
+
+_core: Any
+try:
+    from .. import _core
+except ImportError:  # pragma: no cover - a source tree whose extension was never built
+    _core = None
+
+
+class CoreUnavailable(RuntimeError):
+    """The compiled core is not built here, or does not know the game."""
+
+
+def _klondike_extra(rules: Rules[Any], state: State) -> list[int]:
+    return [int(getattr(state, "redeals", 0))]
+
+
+#: Per game the core knows: the numbers of a state beside its piles, in the core's order.
+_EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
+    "klondike": _klondike_extra,
+}
+
+
+def available(game: str) -> bool:
+    """Whether the compiled core is built and solves ``game``."""
+    return _core is not None and game in _EXTRAS and game in _core.games()
+
+
+def _require(game: str) -> Any:
+    if _core is None:
+        raise CoreUnavailable(
+            "the compiled search core (patience._core) is not built: reinstall the package "
+            "with a Rust toolchain (pip install -e .), or use the engine 'python'"
+        )
+    if not available(game):
+        raise CoreUnavailable(
+            f"the compiled search core does not solve {game} yet; use the engine 'python'"
+        )
+    return _core
+
+
+def options_pairs(rules: Rules[Any]) -> list[tuple[str, str]]:
+    """The game's options as text pairs for the core (on/off as 1/0)."""
+    pairs = []
+    for name, value in rules.options.items():
+        text = ("1" if value else "0") if isinstance(value, bool) else str(value)
+        pairs.append((name, text))
+    return pairs
+
+
+def encode(rules: Rules[Any], state: State) -> Parts:
+    """A state as the core reads it: piles in ``rules.pile_names`` order (card numbers, bottom
+    first), face-down counts, and the game's other numbers."""
+    names = rules.pile_names
+    piles = [[int(card) for card in state.piles[name]] for name in names]
+    down = [state.down[name] for name in names]
+    return piles, down, _EXTRAS[rules.name](rules, state)
+
+
+def _parts(raw: Any) -> Parts:
+    """Parts from the core (whose piles arrive as bytes) as lists of ints."""
+    piles, down, extra = raw
+    return [list(pile) for pile in piles], list(down), list(extra)
+
+
+def solve(
+    rules: Rules[Any],
+    root: State,
+    history: Sequence[State],
+    *,
+    seconds: float | None,
+    nodes: int | None,
+    max_states: int,
+    cpu_time: bool,
+    dominance: bool = True,
+    table: bool = True,
+) -> tuple[str, list[Move], int, float, str, int]:
+    """Search from ``root`` in the core: (result, moves, nodes, seconds, why, table size).
+
+    Raises ValueError for a position the core cannot hold, KeyboardInterrupt on Ctrl-C."""
+    core = _require(rules.name)
+    result, moves, expanded, spent, why, states = core.solve(
+        rules.name,
+        options_pairs(rules),
+        encode(rules, root),
+        [encode(rules, state) for state in history],
+        seconds,
+        nodes,
+        max_states,
+        cpu_time,
+        dominance,
+        table,
+    )
+    return result, [Move.parse(text) for text in moves], expanded, spent, why, states
+
+
+def candidate_moves(rules: Rules[Any], state: State) -> list[Move]:
+    """The moves the core lists for ``state`` (the engine's ``candidate_moves``)."""
+    core = _require(rules.name)
+    texts = core.candidate_moves(rules.name, options_pairs(rules), encode(rules, state))
+    return [Move.parse(text) for text in texts]
+
+
+def apply(rules: Rules[Any], state: State, index: int) -> tuple[Parts, list[Move]]:
+    """The core's state after candidate move ``index``, and the forced moves it made."""
+    core = _require(rules.name)
+    after, forced = core.apply(rules.name, options_pairs(rules), encode(rules, state), index)
+    return _parts(after), [Move.parse(text) for text in forced]
+
+
+def steps(rules: Rules[Any], state: State, dominance: bool) -> list[tuple[list[Move], Parts]]:
+    """The solver's steps from ``state`` in the core: each step's moves and the state after."""
+    core = _require(rules.name)
+    found = core.steps(rules.name, options_pairs(rules), encode(rules, state), dominance)
+    return [([Move.parse(text) for text in moves], _parts(after)) for moves, after in found]
+
+
+def keys(rules: Rules[Any], state: State) -> tuple[int, int, bool]:
+    """The core's canonical and path fingerprints of ``state``, and whether it is won."""
+    core = _require(rules.name)
+    canonical, path, won = core.keys(rules.name, options_pairs(rules), encode(rules, state))
+    return int(canonical), int(path), bool(won)

@@ -1,0 +1,184 @@
+"""The compiled search core plays the same game as the Python rules (docs/solving.md, "The
+compiled core").
+
+For every game the core knows and a spread of its options: along random walks over many deals
+(and walks hypothesis draws), at every step the core's candidate moves equal the engine's, the
+position after each of them (and the forced moves) equal the engine's, every step of the
+solver's adapter replays through the engine to the position the core says, and the core's
+repetition keys are equal exactly when the engine's are. On small positions the core's answer
+equals the Python searches'.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import patience
+from patience import _core
+from patience.engine import Rules, State
+from patience.solve import core, solve
+from patience.solve.core import CoreUnavailable
+
+#: (game, options) pairs the differential tests walk: every option of RULES.md for each game
+#: the core knows, in combinations.
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("klondike", {}),
+    ("klondike", {"draw": 1}),
+    ("klondike", {"draw": 3, "passes": 1}),
+    ("klondike", {"draw": 1, "passes": 2, "from_foundation": False}),
+    ("klondike", {"draw": 3, "passes": 3, "from_foundation": False}),
+]
+
+#: Deals walked per configuration, and the most moves of a walk.
+WALK_DEALS = range(1, 9)
+WALK_MOVES = 160
+
+
+def config_id(config: tuple[str, dict[str, Any]]) -> str:
+    game, options = config
+    return game + ("-" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+
+
+def compare_moves(rules: Rules[Any], state: State) -> list[Any]:
+    """Assert that the core lists the engine's candidate moves for ``state`` and makes the same
+    position (and forced moves) of each; return the moves."""
+    engine_moves = rules.candidate_moves(state)
+    core_moves = core.candidate_moves(rules, state)
+    assert sorted(m.text() for m in core_moves) == sorted(m.text() for m in engine_moves)
+    for index, move in enumerate(core_moves):
+        after, forced = rules.perform(state, move)
+        core_after, core_forced = core.apply(rules, state, index)
+        assert core_after == core.encode(rules, after), move.text()
+        assert [m.text() for m in core_forced] == [m.text() for m in forced], move.text()
+    return engine_moves
+
+
+def compare_steps(rules: Rules[Any], state: State) -> None:
+    """Assert that every step of the core's adapter (with and without dominance) is a line of
+    legal engine moves that ends in the position the core says."""
+    for dominance in (True, False):
+        for moves, parts in core.steps(rules, state, dominance):
+            here = state
+            for move in moves:
+                assert move.text() in {m.text() for m in rules.candidate_moves(here)}, (
+                    f"step {[m.text() for m in moves]}: {move.text()} is not legal"
+                )
+                here, _ = rules.perform(here, move)
+            assert core.encode(rules, here) == parts, [m.text() for m in moves]
+
+
+def walk(
+    rules: Rules[Any], state: State, choices: list[int], keys: dict[Any, int], check_steps: bool
+) -> None:
+    """Follow ``choices`` (indices into the legal moves, modulo their number) from ``state``,
+    comparing the core with the engine at every step; ``keys`` maps engine keys to the core's
+    path fingerprints seen so far (an engine key must always give the same fingerprint and
+    different keys different fingerprints)."""
+    inverse = {fingerprint: key for key, fingerprint in keys.items()}
+    for choice in choices:
+        _, path, won = core.keys(rules, state)
+        engine_key = rules.key(state)
+        assert keys.setdefault(engine_key, path) == path
+        assert inverse.setdefault(path, engine_key) == engine_key
+        outcome = rules.finished(state)
+        assert won == (outcome is not None and outcome.result == "won")
+        if outcome is not None:
+            return
+        moves = compare_moves(rules, state)
+        if check_steps:
+            compare_steps(rules, state)
+        if not moves:
+            return
+        state, _ = rules.perform(state, moves[choice % len(moves)])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_core_plays_the_engines_game_on_random_walks(
+    config: tuple[str, dict[str, Any]],
+) -> None:
+    game_name, options = config
+    keys: dict[Any, int] = {}
+    for deal in WALK_DEALS:
+        game = patience.new(game_name, deal=deal, **options)
+        rng = random.Random(deal)
+        choices = [rng.randrange(1 << 30) for _ in range(WALK_MOVES)]
+        walk(game.rules, game.state, choices, keys, check_steps=deal <= 3)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+@given(
+    deal=st.integers(min_value=0, max_value=2**53 - 1),
+    choices=st.lists(st.integers(min_value=0, max_value=1 << 30), max_size=120),
+)
+def test_the_core_plays_the_engines_game_on_drawn_walks(
+    config: tuple[str, dict[str, Any]], deal: int, choices: list[int]
+) -> None:
+    game_name, options = config
+    game = patience.new(game_name, deal=deal, **options)
+    walk(game.rules, game.state, choices, {}, check_steps=True)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_core_and_python_engines_give_the_same_answers_on_small_positions(
+    config: tuple[str, dict[str, Any]],
+) -> None:
+    """Positions late in random walks are small: the core's answer must be the Python
+    adapter's and the generic search's, and every win must replay."""
+    game_name, options = config
+    compared = set()
+    agreed = 0
+    for deal in range(1, 16):
+        game = patience.new(game_name, deal=deal, **options)
+        rng = random.Random(deal)
+        for _ in range(rng.randrange(20, 140)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+            if game.is_over():
+                game.pop()
+                break
+        if game.is_over() or not game.legal_moves():
+            continue
+        fast = solve(game, nodes=200_000, engine="core")
+        python = solve(game, nodes=15_000, engine="python")
+        generic = solve(game, nodes=2_000, generic=True)
+        if "unknown" not in (fast.result, python.result):
+            assert fast.result == python.result, deal
+            agreed += 1
+        if "unknown" not in (fast.result, generic.result):
+            assert fast.result == generic.result, deal
+        compared.add(fast.result)
+    assert compared & {"won", "unwinnable"}
+    assert agreed >= 5
+
+
+def test_the_core_refuses_a_position_it_cannot_hold_with_a_clear_error() -> None:
+    game = patience.new("klondike", deal=1)
+    piles, down, extra = core.encode(game.rules, game.state)
+    piles[6].append(piles[6][0])  # a card twice
+    options = core.options_pairs(game.rules)
+    with pytest.raises(ValueError, match="each of the 52 cards once"):
+        _core.candidate_moves("klondike", options, (piles, down, extra))
+    with pytest.raises(ValueError, match="has no game"):
+        _core.candidate_moves("nonsense", [], (piles, down, extra))
+    with pytest.raises(ValueError, match="draw is 1 or 3"):
+        _core.candidate_moves("klondike", [("draw", "2")], core.encode(game.rules, game.state))
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    game = patience.new("klondike", deal=1)
+    with pytest.raises(ValueError, match="the engines are core, python"):
+        solve(game, nodes=10, engine="rust")
+
+
+def test_a_game_the_core_does_not_solve_uses_python_and_says_so_when_asked() -> None:
+    game = patience.new("double-solitaire", deal=1)
+    assert not core.available("leopard")
+    with pytest.raises(CoreUnavailable, match="does not solve"):
+        core.candidate_moves(game.rules, game.state)
