@@ -8,6 +8,7 @@ pub mod klondike;
 pub mod moves;
 pub mod options;
 pub mod search;
+pub mod table;
 
 #[cfg(feature = "python")]
 mod python;

@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::clock::Clock;
 use crate::moves::Move;
+use crate::table::Table;
 
 /// A 128-bit fingerprint of a key's bytes.
 pub type Key = u128;
@@ -258,11 +259,11 @@ impl Scratch {
     }
 }
 
-/// Look up every key once, so that the table's buckets are in the cache when the search tries
-/// the children one by one (independent lookups overlap their memory waits).
-fn warm(seen: &KeyMap<u32>, keys: &[Key]) {
-    for key in keys {
-        std::hint::black_box(seen.get(key));
+/// Fetch every child's slot of the table at once, so that the search finds them in the cache
+/// when it tries the children one by one (the memory waits overlap).
+fn warm(seen: &Table, keys: &[Key]) {
+    for &key in keys {
+        seen.prefetch(key);
     }
 }
 
@@ -304,7 +305,7 @@ pub fn depth_first<A: Adapter>(
         let layout = scratch.layout(adapter, past);
         count_in(&mut layouts, layout);
     }
-    let mut seen: KeyMap<u32> = KeyMap::default();
+    let mut seen = Table::new();
     let mut stack: Vec<Frame<A>> = Vec::new();
     let mut spare: Vec<Vec<Child<A>>> = Vec::new();
     let mut spare_keys: Vec<Vec<Key>> = Vec::new();
@@ -324,7 +325,7 @@ pub fn depth_first<A: Adapter>(
         stack: &mut Vec<Frame<A>>,
         spare: &mut Vec<Vec<Child<A>>>,
         spare_keys: &mut Vec<Vec<Key>>,
-        seen: Option<&KeyMap<u32>>,
+        seen: Option<&Table>,
         scratch: &mut Scratch,
         on_path: &mut KeyMap<u32>,
         layouts: &mut KeyMap<u32>,
@@ -398,7 +399,7 @@ pub fn depth_first<A: Adapter>(
                     }
                     if table {
                         match frame.old {
-                            None => seen.remove(&frame.canon),
+                            None => seen.remove(frame.canon),
                             Some(old) => seen.insert(frame.canon, old),
                         };
                     }
@@ -415,7 +416,7 @@ pub fn depth_first<A: Adapter>(
             let worse = adapter.worse(child);
             if table {
                 canon = frame.canons[index];
-                old = seen.get(&canon).copied();
+                old = seen.get(canon);
                 if let Some(old) = old {
                     if old <= worse {
                         continue;
@@ -467,7 +468,7 @@ pub fn depth_first<A: Adapter>(
                         count_out(&mut on_path, frame.path);
                         count_out(&mut layouts, frame.layout);
                         match frame.old {
-                            None => seen.remove(&frame.canon),
+                            None => seen.remove(frame.canon),
                             Some(old) => seen.insert(frame.canon, old),
                         };
                         spare.push(frame.steps);
