@@ -32,11 +32,21 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("klondike", {"draw": 3, "passes": 1}),
     ("klondike", {"draw": 1, "passes": 2, "from_foundation": False}),
     ("klondike", {"draw": 3, "passes": 3, "from_foundation": False}),
+    ("canfield", {}),
+    ("canfield", {"spaces": "waste"}),
+    ("canfield", {"draw": 1, "passes": 1}),
+    ("canfield", {"draw": 3, "passes": 2, "move": "top"}),
+    ("canfield", {"draw": 1, "passes": 3, "move": "both", "spaces": "waste"}),
+    ("canfield", {"move": "both", "spaces": "stock-or-waste"}),
 ]
 
 #: Deals walked per configuration, and the most moves of a walk.
 WALK_DEALS = range(1, 9)
 WALK_MOVES = 160
+
+#: The Python adapter's node budget on the small positions, per game (Canfield's adapter
+#: expands its nodes slowly: the dead-end test of docs/solving.md, rules 7-9).
+PYTHON_NODES = {"canfield": 5_000}
 
 
 def config_id(config: tuple[str, dict[str, Any]]) -> str:
@@ -146,7 +156,7 @@ def test_core_and_python_engines_give_the_same_answers_on_small_positions(
         if game.is_over() or not game.legal_moves():
             continue
         fast = solve(game, nodes=200_000, engine="core")
-        python = solve(game, nodes=15_000, engine="python")
+        python = solve(game, nodes=PYTHON_NODES.get(game_name, 15_000), engine="python")
         generic = solve(game, nodes=2_000, generic=True)
         if "unknown" not in (fast.result, python.result):
             assert fast.result == python.result, deal
@@ -169,6 +179,16 @@ def test_the_core_refuses_a_position_it_cannot_hold_with_a_clear_error() -> None
         _core.candidate_moves("nonsense", [], (piles, down, extra))
     with pytest.raises(ValueError, match="draw is 1 or 3"):
         _core.candidate_moves("klondike", [("draw", "2")], core.encode(game.rules, game.state))
+
+
+def test_the_core_refuses_a_canfield_position_the_engine_would_refuse() -> None:
+    game = patience.new("canfield", deal=1)
+    piles, down, extra = core.encode(game.rules, game.state)
+    options = core.options_pairs(game.rules)
+    with pytest.raises(ValueError, match="the stock lies face down"):
+        _core.candidate_moves("canfield", options, (piles, [0] * len(down), extra))
+    with pytest.raises(ValueError, match="move is pile, top or both"):
+        _core.candidate_moves("canfield", [("move", "run")], (piles, down, extra))
 
 
 def test_an_unknown_engine_is_refused() -> None:

@@ -199,6 +199,19 @@ def test_fast_adapter_agrees_with_generic_and_plain_searches(options: dict[str, 
     assert answers == {"won", "unwinnable"}
 
 
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_the_core_searches_the_python_adapters_tree(options: dict[str, Any]) -> None:
+    """The compiled core ports the adapter rule for rule: on the same positions and node
+    budget it expands as many nodes, gives the same answer and finds the same moves."""
+    games = [endgame(seed, left=22, built=True, **options) for seed in range(10)]
+    games += [patience.new("canfield", deal=deal, **options) for deal in range(1, 4)]
+    for number, game in enumerate(games):
+        core = solve(game, nodes=3_000, engine="core")
+        python = solve(game, nodes=3_000, engine="python")
+        assert (core.result, core.nodes) == (python.result, python.nodes), number
+        assert [m.text() for m in core.moves] == [m.text() for m in python.moves], number
+
+
 def test_stricter_options_are_never_more_winnable() -> None:
     chains: list[list[dict[str, Any]]] = [
         [{"passes": 1}, {"passes": 2}, {}],
@@ -285,10 +298,14 @@ def test_stuck_reserve_rule_agrees_with_the_plain_search_and_cuts(
         assert isinstance(rules, Canfield)
         adapter = CanfieldAdapter(rules)
         root_dead = adapter._dead(adapter.node(cast(CanfieldState, game.state)))
-        fast = solve(game, nodes=100_000)
+        # The spy counts the Python adapter's rule: this test runs it (the core's rules are
+        # the same, which the core's answer and node count show).
+        fast = solve(game, nodes=100_000, engine="python")
+        core = solve(game, nodes=100_000, engine="core")
         plain = solve(game, nodes=100_000, dominance=False)
         assert fast.result in ("won", "unwinnable"), seed
-        assert fast.result == plain.result, seed
+        assert fast.result == plain.result == core.result, seed
+        assert fast.nodes == core.nodes, seed
         if root_dead:
             dead_roots += 1
             # Lost at once: no step is explored below the root.
@@ -323,10 +340,12 @@ def test_rule_8_agrees_with_the_plain_search_and_proves_more_than_rule_7(
     answers = set()
     for seed in range(30):
         game = endgame(seed, left=22, built=True, spaces="waste")
-        fast = solve(game, nodes=100_000)
+        fast = solve(game, nodes=100_000, engine="python")
+        core = solve(game, nodes=100_000, engine="core")
         plain = solve(game, nodes=200_000, dominance=False)
         assert fast.result in ("won", "unwinnable"), seed
-        assert fast.result == plain.result, seed
+        assert fast.result == plain.result == core.result, seed
+        assert fast.nodes == core.nodes, seed
         answers.add(fast.result)
     assert answers == {"won", "unwinnable"}
     assert rules_fired.count(8) > 0
@@ -353,8 +372,10 @@ def test_rule_9_agrees_with_the_plain_search(rules_fired: list[int]) -> None:
     for seed in range(400):
         game = blocked_endgame(seed, left=24, spaces="waste")
         before = rules_fired.count(9)
-        fast = solve(game, nodes=30_000)
+        fast = solve(game, nodes=30_000, engine="python")
+        core = solve(game, nodes=30_000, engine="core")
         assert fast.result in ("won", "unwinnable"), seed
+        assert (core.result, core.nodes) == (fast.result, fast.nodes), seed
         answers.add(fast.result)
         fired += rules_fired.count(9) > before
         if fast.result == "unwinnable":

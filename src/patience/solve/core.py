@@ -48,13 +48,15 @@ class CoreUnavailable(RuntimeError):
     """The compiled core is not built here, or does not know the game."""
 
 
-def _klondike_extra(rules: Rules[Any], state: State) -> list[int]:
+def _redeals(rules: Rules[Any], state: State) -> list[int]:
+    """The passes used beyond the first (Klondike, Canfield)."""
     return [int(getattr(state, "redeals", 0))]
 
 
 #: Per game the core knows: the numbers of a state beside its piles, in the core's order.
 _EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
-    "klondike": _klondike_extra,
+    "klondike": _redeals,
+    "canfield": _redeals,
 }
 
 
