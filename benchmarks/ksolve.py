@@ -4,9 +4,9 @@ for benchmarks/solve.py's ``--engine ksolve`` row. ``pyksolve`` is installed for
 
 The deal is handed over card for card: Klondike-Solver's deck string lists the cards in the order
 they are dealt (the tableau row by row, then the stock from its top), which is the order of our
-shuffled pack (patience.deals, docs/deals.md), so both solve the same layout; tests of the layout
-itself aside, ``game_diagram()`` shows the same piles. Klondike-Solver plays with unlimited passes and
-cards back from the foundations (our defaults); it has no time budget, so it runs in a child
+shuffled pack (patience.deals, docs/deals.md), so both solve the same layout (its
+``game_diagram()`` shows our piles). Klondike-Solver plays with unlimited passes and cards back
+from the foundations (our defaults); it has no time budget, so it runs in a child
 process whose CPU time is capped at the budget (RLIMIT_CPU): a child stopped by the cap is
 ``unknown``.
 """
