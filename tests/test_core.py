@@ -32,7 +32,14 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("klondike", {"draw": 3, "passes": 1}),
     ("klondike", {"draw": 1, "passes": 2, "from_foundation": False}),
     ("klondike", {"draw": 3, "passes": 3, "from_foundation": False}),
+    ("leonis-own", {}),
+    ("leonis-own", {"exile": "choose"}),
 ]
+
+#: Per game, the node budgets of the Python adapter and of the generic search on small
+#: positions when they differ from (15,000, 2,000): Leoni's Own's 104 cards make the Python
+#: searches slow, and most of its positions late in a random walk resolve in a few nodes.
+SMALL_NODES: dict[str, tuple[int, int]] = {"leonis-own": (5_000, 1_000)}
 
 #: Deals walked per configuration, and the most moves of a walk.
 WALK_DEALS = range(1, 9)
@@ -145,9 +152,10 @@ def test_core_and_python_engines_give_the_same_answers_on_small_positions(
                 break
         if game.is_over() or not game.legal_moves():
             continue
+        python_nodes, generic_nodes = SMALL_NODES.get(game_name, (15_000, 2_000))
         fast = solve(game, nodes=200_000, engine="core")
-        python = solve(game, nodes=15_000, engine="python")
-        generic = solve(game, nodes=2_000, generic=True)
+        python = solve(game, nodes=python_nodes, engine="python")
+        generic = solve(game, nodes=generic_nodes, generic=True)
         if "unknown" not in (fast.result, python.result):
             assert fast.result == python.result, deal
             agreed += 1
@@ -169,6 +177,22 @@ def test_the_core_refuses_a_position_it_cannot_hold_with_a_clear_error() -> None
         _core.candidate_moves("nonsense", [], (piles, down, extra))
     with pytest.raises(ValueError, match="draw is 1 or 3"):
         _core.candidate_moves("klondike", [("draw", "2")], core.encode(game.rules, game.state))
+
+
+def test_the_core_refuses_a_leonis_own_position_it_cannot_hold() -> None:
+    game = patience.new("leonis-own", deal=1)
+    piles, down, extra = core.encode(game.rules, game.state)
+    options = core.options_pairs(game.rules)
+    twice = [list(pile) for pile in piles]
+    twice[8].append(twice[0][0])  # a foundation's ace in pile 1 as well
+    with pytest.raises(ValueError, match="each of the 104 cards once"):
+        _core.candidate_moves("leonis-own", options, (twice, down, extra))
+    with pytest.raises(ValueError, match="redeals must be 0, 1 or 2"):
+        _core.candidate_moves("leonis-own", options, (piles, down, [3, 0, 0]))
+    with pytest.raises(ValueError, match="notes are not well formed"):
+        _core.candidate_moves("leonis-own", options, (piles, down, [0, 0, 1, 60]))
+    with pytest.raises(ValueError, match="exile is top or choose"):
+        _core.candidate_moves("leonis-own", [("exile", "bottom")], (piles, down, extra))
 
 
 def test_an_unknown_engine_is_refused() -> None:
