@@ -38,15 +38,19 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("canfield", {"draw": 3, "passes": 2, "move": "top"}),
     ("canfield", {"draw": 1, "passes": 3, "move": "both", "spaces": "waste"}),
     ("canfield", {"move": "both", "spaces": "stock-or-waste"}),
+    ("leonis-own", {}),
+    ("leonis-own", {"exile": "choose"}),
 ]
+
+#: Per game, the node budgets of the Python adapter and of the generic search on small
+#: positions when they differ from (15,000, 2,000): Leoni's Own's 104 cards make the Python
+#: searches slow, and most of its positions late in a random walk resolve in a few nodes.
+#: Canfield's adapter expands its nodes slowly (the dead-end test of docs/solving.md, rules 7-9).
+SMALL_NODES: dict[str, tuple[int, int]] = {"leonis-own": (5_000, 1_000), "canfield": (5_000, 2_000)}
 
 #: Deals walked per configuration, and the most moves of a walk.
 WALK_DEALS = range(1, 9)
 WALK_MOVES = 160
-
-#: The Python adapter's node budget on the small positions, per game (Canfield's adapter
-#: expands its nodes slowly: the dead-end test of docs/solving.md, rules 7-9).
-PYTHON_NODES = {"canfield": 5_000}
 
 
 def config_id(config: tuple[str, dict[str, Any]]) -> str:
@@ -155,9 +159,10 @@ def test_core_and_python_engines_give_the_same_answers_on_small_positions(
                 break
         if game.is_over() or not game.legal_moves():
             continue
+        python_nodes, generic_nodes = SMALL_NODES.get(game_name, (15_000, 2_000))
         fast = solve(game, nodes=200_000, engine="core")
-        python = solve(game, nodes=PYTHON_NODES.get(game_name, 15_000), engine="python")
-        generic = solve(game, nodes=2_000, generic=True)
+        python = solve(game, nodes=python_nodes, engine="python")
+        generic = solve(game, nodes=generic_nodes, generic=True)
         if "unknown" not in (fast.result, python.result):
             assert fast.result == python.result, deal
             agreed += 1
@@ -189,6 +194,22 @@ def test_the_core_refuses_a_canfield_position_the_engine_would_refuse() -> None:
         _core.candidate_moves("canfield", options, (piles, [0] * len(down), extra))
     with pytest.raises(ValueError, match="move is pile, top or both"):
         _core.candidate_moves("canfield", [("move", "run")], (piles, down, extra))
+
+
+def test_the_core_refuses_a_leonis_own_position_it_cannot_hold() -> None:
+    game = patience.new("leonis-own", deal=1)
+    piles, down, extra = core.encode(game.rules, game.state)
+    options = core.options_pairs(game.rules)
+    twice = [list(pile) for pile in piles]
+    twice[8].append(twice[0][0])  # a foundation's ace in pile 1 as well
+    with pytest.raises(ValueError, match="each of the 104 cards once"):
+        _core.candidate_moves("leonis-own", options, (twice, down, extra))
+    with pytest.raises(ValueError, match="redeals must be 0, 1 or 2"):
+        _core.candidate_moves("leonis-own", options, (piles, down, [3, 0, 0]))
+    with pytest.raises(ValueError, match="notes are not well formed"):
+        _core.candidate_moves("leonis-own", options, (piles, down, [0, 0, 1, 60]))
+    with pytest.raises(ValueError, match="exile is top or choose"):
+        _core.candidate_moves("leonis-own", [("exile", "bottom")], (piles, down, extra))
 
 
 def test_an_unknown_engine_is_refused() -> None:

@@ -158,18 +158,20 @@ def test_restarts_change_no_answer_and_stay_reproducible(monkeypatch: pytest.Mon
     # Restarting every few nodes keeps only proved losses in the table (docs/solving.md, Leoni's
     # Own, "Restarts"): no answer changes, a win found after restarts replays (solve() checks),
     # and a node budget still gives the same answer and moves on every run.
+    # The Python adapter's restart parameters are patched, so this runs the Python engine; the
+    # core's restarts are checked the same way by its own tests (core/src/leonis.rs).
     games = [endgame(seed, 12 + seed % 6) for seed in range(30)]
     monkeypatch.setattr(LeonisOwnAdapter, "restart_nodes", None)
-    plain = [solve(game, nodes=100_000).result for game in games]
+    plain = [solve(game, nodes=100_000, engine="python").result for game in games]
     monkeypatch.setattr(LeonisOwnAdapter, "restart_nodes", 3)
     monkeypatch.setattr(LeonisOwnAdapter, "first_run_nodes", None)
-    restarted = [solve(game, nodes=100_000) for game in games]
+    restarted = [solve(game, nodes=100_000, engine="python") for game in games]
     assert [solution.result for solution in restarted] == plain
     assert "won" in plain
     assert "unwinnable" in plain
     # The restarts did happen: some search ran past the first restart.
     assert max(solution.nodes for solution in restarted) > 3
-    again = [solve(game, nodes=100_000) for game in games]
+    again = [solve(game, nodes=100_000, engine="python") for game in games]
     assert [(s.result, s.moves, s.nodes) for s in again] == [
         (s.result, s.moves, s.nodes) for s in restarted
     ]
@@ -177,3 +179,23 @@ def test_restarts_change_no_answer_and_stay_reproducible(monkeypatch: pytest.Mon
     second = solve(patience.new("leonis-own", deal=6), nodes=20_000)
     assert first.result == "won"
     assert (first.moves, first.nodes) == (second.moves, second.nodes)
+
+
+@pytest.mark.parametrize("options", [{}, {"exile": "choose"}])
+def test_the_core_expands_the_nodes_the_python_adapter_expands(options: dict[str, Any]) -> None:
+    """The core is a port of the Python adapter rule for rule: below the first restart (50,000
+    nodes) both search in the same order, so they give the same answer after the same number
+    of nodes, with and without the dominance rules and the table."""
+    answers: Counter[str] = Counter()
+    for seed in range(200, 240):
+        game = endgame(seed, 12 + seed % 8, **options)
+        for switches in ({}, {"dominance": False}, {"table": False}):
+            budget = 20_000 if switches else 40_000
+            core = solve(game, nodes=budget, engine="core", **switches)
+            python = solve(game, nodes=budget, engine="python", **switches)
+            assert (core.result, core.nodes) == (python.result, python.nodes), (seed, switches)
+            if core.result == "won":
+                assert core.moves == python.moves, (seed, switches)
+            answers[core.result] += 1
+    assert answers["won"] >= 5, answers
+    assert answers["unwinnable"] >= 5, answers

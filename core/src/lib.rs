@@ -6,6 +6,7 @@ pub mod canfield;
 pub mod clock;
 pub mod game;
 pub mod klondike;
+pub mod leonis;
 pub mod moves;
 pub mod options;
 pub mod search;

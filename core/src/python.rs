@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use crate::canfield::Canfield;
 use crate::game::Game;
 use crate::klondike::Klondike;
+use crate::leonis::LeonisOwn;
 use crate::moves::Parts;
 use crate::options::Options;
 use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
@@ -18,7 +19,7 @@ use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
-const GAMES: &[&str] = &[Klondike::NAME, Canfield::NAME];
+const GAMES: &[&str] = &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME];
 
 fn parts(state: PyParts) -> Parts {
     Parts { piles: state.0, down: state.1, extra: state.2 }
@@ -61,6 +62,10 @@ macro_rules! with_game {
             }
             "canfield" => {
                 let $rules = Canfield::with_options(&options).map_err(PyValueError::new_err)?;
+                $body
+            }
+            "leonis-own" => {
+                let $rules = LeonisOwn::with_options(&options).map_err(PyValueError::new_err)?;
                 $body
             }
             other => Err(game_error(other)),

@@ -77,6 +77,7 @@ SOLVER_VERSIONS: dict[str, int] = {
 CORE_SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 3,
     "canfield": 5,
+    "leonis-own": 3,
 }
 
 #: The solvers' engines: ``core`` (compiled, the default where it knows the game) and

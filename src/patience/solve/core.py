@@ -9,8 +9,10 @@ The core plays the same game as the Python rules; tests/test_core.py proves it m
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
+from ..cards import Card
 from ..engine import Rules, State
 from ..moves import Move
 
@@ -53,10 +55,39 @@ def _redeals(rules: Rules[Any], state: State) -> list[int]:
     return [int(getattr(state, "redeals", 0))]
 
 
+#: Card texts by face (``Th`` -> 35) for the standstill notes.
+_FACES = {str(Card(face)): face for face in range(52)}
+
+
+@lru_cache(maxsize=1 << 14)
+def _note_ints(note: str) -> tuple[int, ...]:
+    """A standstill note (``card|pile1/.../pile12``) as ints: its card, then for each of piles
+    1-12 its length and its cards bottom first, all as faces (0-51)."""
+    card, _, rest = note.partition("|")
+    ints = [_FACES[card]]
+    for pile in rest.split("/"):
+        ints.append(len(pile) // 2)
+        ints.extend(_FACES[pile[i : i + 2]] for i in range(0, len(pile), 2))
+    return tuple(ints)
+
+
+def _leonis_own_extra(rules: Rules[Any], state: State) -> list[int]:
+    """Redeals made, the standstill flag (0 or 1), the number of standstill notes, then each
+    note oldest first (:func:`_note_ints`): notes compare by rank and suit, so cards are
+    faces."""
+    notes: tuple[str, ...] = getattr(state, "notes", ())
+    extra = [int(getattr(state, "redeals", 0)), int(bool(getattr(state, "standstill", False)))]
+    extra.append(len(notes))
+    for note in notes:
+        extra.extend(_note_ints(note))
+    return extra
+
+
 #: Per game the core knows: the numbers of a state beside its piles, in the core's order.
 _EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
     "klondike": _redeals,
     "canfield": _redeals,
+    "leonis-own": _leonis_own_extra,
 }
 
 
