@@ -76,6 +76,7 @@ SOLVER_VERSIONS: dict[str, int] = {
 #: above the Python adapter's, so that a study never mixes rows of the two.
 CORE_SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 3,
+    "accordion": 3,
 }
 
 #: The solvers' engines: ``core`` (compiled, the default where it knows the game) and

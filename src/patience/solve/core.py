@@ -52,9 +52,15 @@ def _klondike_extra(rules: Rules[Any], state: State) -> list[int]:
     return [int(getattr(state, "redeals", 0))]
 
 
+def _no_extra(rules: Rules[Any], state: State) -> list[int]:
+    # The piles say everything.
+    return []
+
+
 #: Per game the core knows: the numbers of a state beside its piles, in the core's order.
 _EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
     "klondike": _klondike_extra,
+    "accordion": _no_extra,
 }
 
 
