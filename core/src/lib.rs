@@ -2,6 +2,7 @@
 //! the solvers' search for the one-player games (docs/solving.md, "The compiled core"). The rules
 //! stay in Python; this crate plays the same game, as the differential tests prove.
 
+pub mod accordion;
 pub mod canfield;
 pub mod clock;
 pub mod game;

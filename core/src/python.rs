@@ -7,6 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::accordion::Accordion;
 use crate::canfield::Canfield;
 use crate::game::Game;
 use crate::klondike::Klondike;
@@ -19,7 +20,7 @@ use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
-const GAMES: &[&str] = &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME];
+const GAMES: &[&str] = &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME, Accordion::NAME];
 
 fn parts(state: PyParts) -> Parts {
     Parts { piles: state.0, down: state.1, extra: state.2 }
@@ -66,6 +67,10 @@ macro_rules! with_game {
             }
             "leonis-own" => {
                 let $rules = LeonisOwn::with_options(&options).map_err(PyValueError::new_err)?;
+                $body
+            }
+            "accordion" => {
+                let $rules = Accordion::with_options(&options).map_err(PyValueError::new_err)?;
                 $body
             }
             other => Err(game_error(other)),

@@ -78,6 +78,7 @@ CORE_SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 3,
     "canfield": 5,
     "leonis-own": 3,
+    "accordion": 3,
 }
 
 #: The solvers' engines: ``core`` (compiled, the default where it knows the game) and

@@ -83,11 +83,17 @@ def _leonis_own_extra(rules: Rules[Any], state: State) -> list[int]:
     return extra
 
 
+def _no_extra(rules: Rules[Any], state: State) -> list[int]:
+    # The piles say everything.
+    return []
+
+
 #: Per game the core knows: the numbers of a state beside its piles, in the core's order.
 _EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
     "klondike": _redeals,
     "canfield": _redeals,
     "leonis-own": _leonis_own_extra,
+    "accordion": _no_extra,
 }
 
 
