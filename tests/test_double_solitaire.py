@@ -702,10 +702,10 @@ def test_playout_hooks_agree_with_the_rules(auto_stop: bool) -> None:
 
 def test_ismcts_moves_take_under_a_few_seconds() -> None:
     # The default budget must stay playable (about 1 s a move on the development machine; the
-    # bound is loose for slow shared test machines).
+    # bound is loose). CPU time of this thread: other processes on a shared machine do not count.
     game = patience.new("double-solitaire", deal=1)
     bot = bots.get("ismcts", seed=1)
     view = game.view(game.current_player())
-    start = time.perf_counter()
+    start = time.thread_time()
     assert bot.choose(view) in game.legal_moves()
-    assert time.perf_counter() - start < 6.0
+    assert time.thread_time() - start < 6.0
