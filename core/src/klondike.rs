@@ -359,27 +359,27 @@ impl Klondike {
 
     // -- children ---------------------------------------------------------------------------
 
-    fn tableau_to_foundation(&self, node: &Node, index: usize) -> Child<Self> {
-        let mut child = node.clone();
-        let mut run = [0u8; 52];
-        child.take(index, 1, &mut run);
-        let s = suit(run[0]);
-        let (target, fmap) = Self::foundation_for(node, s);
-        child.fmap = fmap;
-        child.found[s as usize] += 1;
-        (Step::plain(T0 + index as u8, F0 + target, 1), child)
+    /// Push `step` with a copy of `node` onto `out` (the child is made in place, one copy),
+    /// and the copy to change.
+    fn child<'o>(node: &Node, step: Step, out: &'o mut Vec<Child<Self>>) -> &'o mut Node {
+        out.push((step, node.clone()));
+        &mut out.last_mut().expect("just pushed").1
     }
 
-    fn waste_to_foundation(&self, node: &Node, reach: &Reach) -> Child<Self> {
-        let mut child = node.clone();
+    fn tableau_to_foundation(&self, node: &Node, index: usize, out: &mut Vec<Child<Self>>) {
+        let s = suit(node.top(index).expect("a card"));
+        let (target, fmap) = Self::foundation_for(node, s);
+        let child = Self::child(node, Step::plain(T0 + index as u8, F0 + target, 1), out);
+        let mut run = [0u8; 52];
+        child.take(index, 1, &mut run);
+        child.fmap = fmap;
+        child.found[s as usize] += 1;
+    }
+
+    fn waste_to_foundation(&self, node: &Node, reach: &Reach, out: &mut Vec<Child<Self>>) {
         let card = node.order[reach.size as usize - 1];
         let s = suit(card);
         let (target, fmap) = Self::foundation_for(node, s);
-        child.fmap = fmap;
-        child.found[s as usize] += 1;
-        child.remove_order(reach.size as usize - 1);
-        child.w = reach.size - 1;
-        child.redeals = reach.redeals;
         let step = Step {
             from: WASTE,
             to: F0 + target,
@@ -388,16 +388,22 @@ impl Klondike {
             recycle: reach.recycle,
             post: reach.post,
         };
-        (step, child)
-    }
-
-    fn waste_to_tableau(&self, node: &Node, reach: &Reach, target: usize) -> Child<Self> {
-        let mut child = node.clone();
-        let card = node.order[reach.size as usize - 1];
-        child.put(target, &[card]);
+        let child = Self::child(node, step, out);
+        child.fmap = fmap;
+        child.found[s as usize] += 1;
         child.remove_order(reach.size as usize - 1);
         child.w = reach.size - 1;
         child.redeals = reach.redeals;
+    }
+
+    fn waste_to_tableau(
+        &self,
+        node: &Node,
+        reach: &Reach,
+        target: usize,
+        out: &mut Vec<Child<Self>>,
+    ) {
+        let card = node.order[reach.size as usize - 1];
         let step = Step {
             from: WASTE,
             to: T0 + target as u8,
@@ -406,7 +412,11 @@ impl Klondike {
             recycle: reach.recycle,
             post: reach.post,
         };
-        (step, child)
+        let child = Self::child(node, step, out);
+        child.put(target, &[card]);
+        child.remove_order(reach.size as usize - 1);
+        child.w = reach.size - 1;
+        child.redeals = reach.redeals;
     }
 
     fn tableau_to_tableau(
@@ -415,21 +425,21 @@ impl Klondike {
         source: usize,
         target: usize,
         count: usize,
-    ) -> Child<Self> {
-        let mut child = node.clone();
+        out: &mut Vec<Child<Self>>,
+    ) {
+        let step = Step::plain(T0 + source as u8, T0 + target as u8, count as u8);
+        let child = Self::child(node, step, out);
         let mut run = [0u8; 52];
         child.take(source, count, &mut run);
         child.put(target, &run[..count]);
-        (Step::plain(T0 + source as u8, T0 + target as u8, count as u8), child)
     }
 
-    fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize) -> Child<Self> {
-        let mut child = node.clone();
+    fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize, out: &mut Vec<Child<Self>>) {
         let card = s * 13 + node.found[s as usize] - 1;
+        let from = F0 + node.fmap[s as usize] as u8;
+        let child = Self::child(node, Step::plain(from, T0 + target as u8, 1), out);
         child.found[s as usize] -= 1;
         child.put(target, &[card]);
-        let from = F0 + node.fmap[s as usize] as u8;
-        (Step::plain(from, T0 + target as u8, 1), child)
     }
 }
 
@@ -521,7 +531,7 @@ impl Adapter for Klondike {
                 if node.len[index] > node.down[index] {
                     let card = node.top(index).expect("a card");
                     if found[suit(card) as usize] == rank(card) - 1 && self.safe(card, found) {
-                        out.push(self.tableau_to_foundation(node, index));
+                        self.tableau_to_foundation(node, index, out);
                         return;
                     }
                 }
@@ -536,7 +546,7 @@ impl Adapter for Klondike {
                         post: 0,
                         redeals: node.redeals,
                     };
-                    out.push(self.waste_to_foundation(node, &reach));
+                    self.waste_to_foundation(node, &reach, out);
                     return;
                 }
             }
@@ -562,7 +572,7 @@ impl Adapter for Klondike {
                     }
                 }
                 if found[suit(top) as usize] == r - 1 {
-                    out.push(self.tableau_to_foundation(node, index));
+                    self.tableau_to_foundation(node, index, out);
                 }
                 for &card in &pile[node.down[index] as usize..] {
                     faceup |= bit(card);
@@ -587,7 +597,7 @@ impl Adapter for Klondike {
             let card = node.order[entry.size as usize - 1];
             reachable |= bit(card);
             if found[suit(card) as usize] == rank(card) - 1 {
-                out.push(self.waste_to_foundation(node, entry));
+                self.waste_to_foundation(node, entry, out);
             }
         }
 
@@ -603,7 +613,7 @@ impl Adapter for Klondike {
             }
             for &target in targets.of(pile[hidden]) {
                 let count = pile.len() - hidden;
-                out.push(self.tableau_to_tableau(node, source, target as usize, count));
+                self.tableau_to_tableau(node, source, target as usize, count, out);
             }
         }
         let mut king_waiting: Option<bool> = None;
@@ -621,7 +631,7 @@ impl Adapter for Klondike {
                 let waiting = !dominance
                     || *king_waiting.get_or_insert_with(|| self.king_waiting(node, reachable));
                 if waiting {
-                    out.push(self.tableau_to_tableau(node, source, target, pile.len()));
+                    self.tableau_to_tableau(node, source, target, pile.len(), out);
                 }
             }
         }
@@ -629,7 +639,7 @@ impl Adapter for Klondike {
         for entry in reach {
             let card = node.order[entry.size as usize - 1];
             for &target in targets.of(card) {
-                out.push(self.waste_to_tableau(node, entry, target as usize));
+                self.waste_to_tableau(node, entry, target as usize, out);
             }
         }
 
@@ -642,7 +652,7 @@ impl Adapter for Klondike {
                     let count = size - position;
                     if !dominance || self.split_useful(node, source, count, tops, faceup, reachable)
                     {
-                        out.push(self.tableau_to_tableau(node, source, target as usize, count));
+                        self.tableau_to_tableau(node, source, target as usize, count, out);
                     }
                 }
             }
@@ -659,7 +669,7 @@ impl Adapter for Klondike {
                     continue;
                 }
                 for &target in targets.of(s * 13 + height - 1) {
-                    out.push(self.foundation_to_tableau(node, s, target as usize));
+                    self.foundation_to_tableau(node, s, target as usize, out);
                 }
             }
         }
