@@ -85,6 +85,9 @@ pub struct Node {
     order_hash: Key,
     w: u8,
     redeals: u32,
+    /// Moves made since the search's root (stock turns included): the best-first search's cost
+    /// so far. Not part of any key.
+    made: u16,
 }
 
 /// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
@@ -218,6 +221,31 @@ impl Targets {
 }
 
 impl Klondike {
+    /// A lower bound of sorts on the moves still needed: every card off the foundations moves
+    /// at least once, every face-down card is turned, the stock is turned, and a card over a
+    /// lower card of its suit (in a pile's face-down part or in the waste) moves once more.
+    fn moves_left(&self, node: &Node) -> u32 {
+        let stock = (node.olen - node.w) as u32;
+        let mut moves = node.olen as u32 + stock.div_ceil(self.draw as u32);
+        let waste = &node.order[..node.w as usize];
+        for (at, &card) in waste.iter().enumerate() {
+            if waste[..at].iter().any(|&below| suit(below) == suit(card) && below < card) {
+                moves += 1;
+            }
+        }
+        for index in 0..7 {
+            let pile = node.pile(index);
+            let hidden = node.down[index] as usize;
+            moves += (pile.len() + hidden) as u32;
+            for (at, &card) in pile[..hidden].iter().enumerate() {
+                if pile[at + 1..].iter().any(|&above| suit(above) == suit(card) && above > card) {
+                    moves += 1;
+                }
+            }
+        }
+        moves
+    }
+
     fn passes_left(&self, redeals: u32) -> bool {
         self.passes.is_none_or(|passes| redeals + 1 < passes)
     }
@@ -362,7 +390,9 @@ impl Klondike {
     /// Push `step` with a copy of `node` onto `out` (the child is made in place, one copy),
     /// and the copy to change.
     fn child<'o>(node: &Node, step: Step, out: &'o mut Vec<Child<Self>>) -> &'o mut Node {
-        out.push((step, node.clone()));
+        let mut copy = node.clone();
+        copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
+        out.push((step, copy));
         &mut out.last_mut().expect("just pushed").1
     }
 
@@ -443,12 +473,28 @@ impl Klondike {
     }
 }
 
+/// The best-first search between the two depth-first parts (`search::solver_search`): one
+/// stage, so a plain best-first search by [`Adapter::score`] over this many expanded nodes
+/// (about 330 MiB of nodes at most; tuned on deals 1-250).
+const BEST_FIRST: [(usize, u64); 1] = [(1, 400_000)];
+
 impl Adapter for Klondike {
     type Node = Node;
     type Step = Step;
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(20_000)
+    }
+
+    fn staged_tries(&self) -> &[(usize, u64)] {
+        &BEST_FIRST
+    }
+
+    fn score(&self, node: &Node) -> f64 {
+        let on_foundations: u32 = node.found.iter().map(|&n| n as u32).sum();
+        // Klondike-Solver's estimate (moves made, moves left, cards off the foundations,
+        // passes), with its sign turned: higher is better here.
+        -((node.made as u32 + self.moves_left(node) + 52 - on_foundations + node.redeals) as f64)
     }
 
     fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
@@ -775,6 +821,7 @@ impl Klondike {
             order_hash: 0,
             w: 0,
             redeals: 0,
+            made: 0,
         };
         let mut at = 0usize;
         for index in 0..7 {
