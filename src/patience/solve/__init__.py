@@ -199,6 +199,7 @@ def solve(
     dominance: bool = True,
     table: bool = True,
     engine: str | None = None,
+    replay: bool = True,
 ) -> Solution:
     """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
 
@@ -208,7 +209,9 @@ def solve(
     of the thread that searches, not the wall clock's (the answer's ``seconds`` too).
     ``engine`` is ``core`` or ``python`` (default: :func:`default_engine`); ``generic`` forces
     the generic Python adapter; ``dominance`` and ``table`` switch pruning off (for tests).
-    Every ``won`` has been replayed through a copy of the game before it is returned.
+    Every ``won`` has been replayed through a copy of the game before it is returned (unless
+    ``replay`` is false: the hints, which judge many sampled worlds by their verdict alone and
+    never show those moves, skip the replay, the most costly part of a short search).
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
@@ -231,7 +234,7 @@ def solve(
             table=table,
         )
         solution = Solution(result, moves, expanded, spent, why)
-        if solution.result == "won":
+        if solution.result == "won" and replay:
             _check_win(game, solution.moves)
         return solution
     if max_states is None:
@@ -247,7 +250,7 @@ def solve(
         table=table,
     )
     solution = Solution(found.result, found.moves, found.nodes, found.seconds, found.why)
-    if solution.result == "won":
+    if solution.result == "won" and replay:
         _check_win(game, solution.moves)
     return solution
 
