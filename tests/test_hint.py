@@ -19,7 +19,7 @@ from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app
 from patience.solve import Hint, hint, solve
-from patience.solve.hint import has_hidden_cards, sample_world, wilson
+from patience.solve.hint import has_hidden_cards, sample_world
 from patience.terminal import PlaySession
 
 with warnings.catch_warnings():
@@ -181,13 +181,6 @@ def test_ties_go_to_progress_not_to_the_stock() -> None:
     assert answer.votes["stock"] == answer.samples
     assert answer.move is not None
     assert answer.move.text() != "stock"
-
-
-def test_the_interval_is_wilson_s() -> None:
-    low, high = wilson(6, 16)
-    assert (round(low, 3), round(high, 3)) == (0.185, 0.614)
-    assert wilson(0, 0) == (0.0, 1.0)
-    assert wilson(16, 16)[1] == 1.0
 
 
 def test_with_no_world_won_the_solver_s_first_legal_choice_is_suggested() -> None:

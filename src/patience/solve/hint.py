@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
 import time
 from collections import Counter
@@ -23,6 +22,7 @@ from typing import Any
 
 from ..engine import Game, PositionError, Rules, State
 from ..moves import Move
+from ..stats import Interval
 
 __all__ = [
     "DEFAULT_NODES",
@@ -274,7 +274,8 @@ def _sampled(
     progress = _progress(rules, world, legal)
     best = max(legal, key=lambda move: (*tallies[move].rank(), progress[move], -legal.index(move)))
     tally = tallies[best]
-    low, high = wilson(tally.won, done)
+    interval = Interval.wilson(tally.won, done)
+    low, high = interval.low, interval.high
     votes = {move.text(): tallies[move].won for move in legal}
     if tally.won:
         reason = f"still won after it in {tally.won} of {done} deals of the hidden cards"
@@ -347,18 +348,6 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
                 down += len(pile.get("down", []))
         progress[move] = (home, -down, -talon)
     return progress
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) of a share of ``successes`` in ``trials``."""
-    if trials == 0:
-        return (0.0, 1.0)
-    share = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (share + z * z / (2 * trials)) / denominator
-    margin = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
-    margin /= denominator
-    return (max(0.0, centre - margin), min(1.0, centre + margin))
 
 
 def _first_choice(rules: Rules[Any], world: State, legal: list[Move]) -> Move | None:
