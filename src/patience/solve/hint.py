@@ -17,7 +17,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import Game, PositionError, Rules, State
@@ -199,11 +199,16 @@ def hint(
         # Without the compiled core a search is some 50 times slower: fewer, shorter ones.
         samples = min(samples, PYTHON_SAMPLES)
         nodes = None if nodes is None else min(nodes, PYTHON_NODES)
-    if not has_hidden_cards(view):
-        return _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
     played = " ".join(move.text() for move in game.move_stack)
     fingerprint = json.dumps([seed, view, played], sort_keys=True, default=str)
     rng = random.Random(hashlib.sha256(fingerprint.encode()).hexdigest())
+    if not has_hidden_cards(view):
+        exact = _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
+        if exact.exact or exact.move is not None:
+            return exact
+        # The search was cut short: judge every move in the one world there is, the game.
+        judged = _sampled(game.rules, view, legal, 1, seconds, nodes, rng, started)
+        return replace(judged, reason=f"{exact.reason}; {judged.reason}")
     return _sampled(game.rules, view, legal, samples, seconds, nodes, rng, started)
 
 
