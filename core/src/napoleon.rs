@@ -874,3 +874,70 @@ impl Game for Napoleon {
         self.apply(node, mv)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{depth_first, Budget, Verdict};
+
+    /// Every card up but the two kings of spades: one on t1, one at the bottom of the stock.
+    fn almost_won() -> Parts {
+        let mut piles = vec![Vec::new(); PILES.len()];
+        for index in 0..8u8 {
+            let suit = index % 4;
+            let pack = if index < 4 { 0 } else { 52 };
+            let height = if suit == 3 { 12 } else { 13 };
+            piles[F_PILE + index as usize] =
+                (0..height).map(|rank| suit * 13 + rank + pack).collect();
+        }
+        piles[T_PILE] = vec![51];
+        piles[0] = vec![103];
+        let mut down = vec![0; PILES.len()];
+        down[0] = 1;
+        Parts { piles, down, extra: Vec::new() }
+    }
+
+    #[test]
+    fn parts_round_trip() {
+        let game = Napoleon;
+        let parts = almost_won();
+        let node = game.from_parts(&parts).unwrap();
+        assert_eq!(game.to_parts(&node), parts);
+    }
+
+    #[test]
+    fn a_safe_chain_plays_both_kings() {
+        let game = Napoleon;
+        let node = game.from_parts(&almost_won()).unwrap();
+        // Either foundation of spades, any space, or the stock.
+        let moves = game.candidate_moves(&node);
+        assert_eq!(moves[..2], [Move::cards("t1", "f4", 1), Move::cards("t1", "f8", 1)]);
+        assert_eq!(moves.len(), 2 + 9 + 1);
+        assert_eq!(moves[11], Move::act("stock"));
+        let mut steps = Vec::new();
+        game.steps(&node, true, &mut steps);
+        assert_eq!(steps.len(), 1);
+        assert_eq!(game.moves(&node, &steps[0].0), vec![Move::cards("t1", "f4", 1)]);
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1000, cpu_time: false };
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!(found.verdict, Verdict::Won);
+        assert_eq!(
+            found.moves,
+            vec![Move::cards("t1", "f4", 1), Move::act("stock"), Move::cards("waste", "f8", 1)]
+        );
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        let game = Napoleon;
+        let mut parts = almost_won();
+        parts.piles[T_PILE + 1].push(0);
+        assert!(game.from_parts(&parts).unwrap_err().contains("104 cards once"));
+        let mut parts = almost_won();
+        let king = parts.piles[T_PILE].pop().unwrap();
+        parts.piles[1].push(king);
+        let ace = parts.piles[F_PILE + 1].remove(0);
+        parts.piles[1].push(ace);
+        assert!(game.from_parts(&parts).is_err());
+    }
+}
