@@ -165,6 +165,12 @@ const INTERRUPT_EVERY: u64 = 1 << 16;
 pub const NODE_BUDGET: &str = "the node budget ran out";
 pub const TIME_BUDGET: &str = "the time budget ran out";
 pub const MEMORY_BUDGET: &str = "the table of seen states reached its memory bound";
+pub const STAGED_MEMORY: &str = "the staged search reached its memory bound";
+
+/// The most memory the nodes a staged search keeps may take (each node it makes is kept, with
+/// its parent, until the try ends): beyond it the search gives up, and the solver goes on with
+/// its last depth-first part.
+const STAGED_BYTES: usize = 1 << 30;
 pub const INTERRUPTED: &str = "interrupted";
 
 /// Counts nodes against a budget and the clock; asks `interrupt` now and then whether to stop.
@@ -622,6 +628,8 @@ pub fn staged<A: Adapter>(
         return meter.result(Verdict::Won, "", Vec::new());
     }
     let mut children: Vec<Child<A>> = Vec::new();
+    // What one kept node costs: its record, and its entries in the table and the queue.
+    let most_records = STAGED_BYTES / (std::mem::size_of::<Record<A>>() + 64);
     for &(width, stage_nodes) in adapter.staged_tries() {
         let mut records: Vec<Record<A>> =
             vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
@@ -645,6 +653,9 @@ pub fn staged<A: Adapter>(
                 };
                 if let Some(why) = meter.expand() {
                     return meter.result(Verdict::Unknown, why, Vec::new());
+                }
+                if records.len() >= most_records {
+                    return meter.result(Verdict::Unknown, STAGED_MEMORY, Vec::new());
                 }
                 expanded += 1;
                 let here = adapter.stage(&records[record].node);
