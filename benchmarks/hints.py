@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import patience
@@ -30,18 +32,8 @@ from patience.solve.autoplay import MAX_MOVES
 from patience.solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
 from patience.stats import Interval
 
-
-def deal_range(text: str) -> range:
-    """``A-B`` (both included) or a single deal number."""
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
-    ordered = sorted(values)
-    index = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
-    return ordered[index]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from solve import deal_range, percentile  # benchmarks/solve.py
 
 
 def proved(game: Game, nodes: int) -> str:

@@ -14,7 +14,7 @@ import click
 
 from . import record
 from .cli import _echo_json, _new_game, data_dir, deal_option, json_option, main, option_option
-from .cli_study import _range_option
+from .cli_study import range_option
 from .engine import Game, PositionError
 from .games import UnknownGame, resolve_name
 from .solve import ENGINES, Budget, Solution, solve
@@ -175,14 +175,7 @@ AUTOPLAY_DB = "autoplay.sqlite3"
 @main.command("autoplay")
 @click.argument("game_name", metavar="GAME")
 @option_option
-@click.option(
-    "--range",
-    "deals",
-    metavar="A-B",
-    required=True,
-    callback=_range_option,
-    help="Deal numbers to play, both ends included.",
-)
+@range_option("play")
 @click.option(
     "--nodes",
     type=click.IntRange(min=1),

@@ -14,7 +14,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -93,6 +93,21 @@ def _range_option(ctx: click.Context, param: click.Parameter, value: str) -> ran
         return parse_range(value)
     except ValueError as error:
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+
+
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def range_option(what: str) -> Callable[[FC], FC]:
+    """``--range A-B`` (required), the deal numbers a command ``what``s (solve, play...)."""
+    return click.option(
+        "--range",
+        "deals",
+        metavar="A-B",
+        required=True,
+        callback=_range_option,
+        help=f"Deal numbers to {what}, both ends included.",
+    )
 
 
 def _budget_option(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -315,14 +330,7 @@ def study_group() -> None:
 @study_group.command("run")
 @click.argument("game_name", metavar="GAME")
 @option_option
-@click.option(
-    "--range",
-    "deals",
-    metavar="A-B",
-    required=True,
-    callback=_range_option,
-    help="Deal numbers to solve, both ends included.",
-)
+@range_option("solve")
 @click.option(
     "--budget",
     "seconds",
