@@ -19,7 +19,7 @@ from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app
 from patience.solve import Hint, hint, solve
-from patience.solve.hint import has_hidden_cards, sample_world
+from patience.solve.hint import _progress, has_hidden_cards, sample_world
 from patience.terminal import PlaySession
 
 with warnings.catch_warnings():
@@ -145,9 +145,10 @@ def test_the_same_seed_gives_the_same_hint_and_a_legal_move() -> None:
     first = hint(game, seed="x", **QUICK)
     assert same(first, hint(game, seed="x", **QUICK))
     assert first.move in game.legal_moves()
-    # Every legal move is judged in the same worlds; the best keeps the most of them won.
-    assert set(first.votes) == {move.text() for move in game.legal_moves()}
-    assert first.wins == first.votes[first.move.text()] == max(first.votes.values())
+    # The moves judged (in the same worlds) are legal; the best keeps about the most won.
+    assert set(first.votes) <= {move.text() for move in game.legal_moves()}
+    assert first.wins == first.votes[first.move.text()]
+    assert first.wins >= max(first.votes.values()) - max(first.votes.values()) ** 0.5
     assert first.chance == first.wins / first.samples
     assert first.low <= first.chance <= first.high
     game.push(first.move)  # the real game takes it
@@ -163,7 +164,7 @@ def test_asked_twice_the_same_position_gets_the_same_hint() -> None:
 
 
 def test_ties_go_to_progress_not_to_the_stock() -> None:
-    """Every world is won whatever is played first: the hint takes the card to its foundation,
+    """Every world is won whatever is played first: the hint takes a card to its foundation,
     not a turn of the stock (which keeps options open but gets nowhere)."""
     runs = ["Kc Qh Jc Th", "Kh Qc Jh Tc", "Kd Qs Jd Ts", "Ks Qd Js"]
     game = klondike(
@@ -178,9 +179,15 @@ def test_ties_go_to_progress_not_to_the_stock() -> None:
     assert any(move.text() == "stock" for move in game.legal_moves())
     answer = hint(game, **QUICK)
     assert answer.chance == 1.0
-    assert answer.votes["stock"] == answer.samples
     assert answer.move is not None
     assert answer.move.text() != "stock"
+    # Were they judged alike, progress would still rank the stock turn last.
+    legal = game.legal_moves()
+    progress = _progress(game.rules, game.state, legal)
+    stock = next(move for move in legal if move.text() == "stock")
+    to_foundation = [move for move in legal if move.text().partition("-")[2].startswith("f")]
+    assert to_foundation
+    assert all(progress[stock] < progress[move] for move in to_foundation)
 
 
 def test_with_no_world_won_the_solver_s_first_legal_choice_is_suggested() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import time
 from collections import Counter
@@ -248,25 +249,24 @@ def _sampled(
     from . import solve_state  # the package imports this module: import its solver when used
 
     deadline = None if seconds is None else started + seconds
-    tallies = {move: _Tally() for move in legal}
-    seen_worlds: set[str] = set()
-    done = 0
+    worlds: dict[str, State] = {}
     for _ in range(samples):
         world = sample_world(rules, view, rng)
         # The same world dealt twice (few hidden cards) would only weigh it twice.
-        key = json.dumps(rules.position_json(world, None), sort_keys=True)
-        if key in seen_worlds:
-            continue
-        seen_worlds.add(key)
+        worlds.setdefault(json.dumps(rules.position_json(world, None), sort_keys=True), world)
+    candidates = _candidates(rules, list(worlds.values()), legal)
+    tallies = {move: _Tally() for move in candidates}
+    done = 0
+    for world in worlds.values():
         results: dict[Move, str] = {}
-        for move in legal:
+        for move in candidates:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             after, _ = rules.perform(world, move)
             share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
             solution = solve_state(rules, after, seconds=share, nodes=nodes, replay=False)
             results[move] = solution.result
-        if len(results) < len(legal):
+        if len(results) < len(candidates):
             break  # out of time: a world counts only when every move was judged in it
         for move, result in results.items():
             tallies[move].add(result)
@@ -276,12 +276,21 @@ def _sampled(
         reason = "the time ran out before a single deal of the hidden cards was judged"
         first = _first_choice(rules, sample_world(rules, view, rng), legal)
         return Hint(first, 0.0, 0, False, reason=reason, seconds=took)
-    progress = _progress(rules, world, legal)
-    best = max(legal, key=lambda move: (*tallies[move].rank(), progress[move], -legal.index(move)))
+    progress = _progress(rules, world, candidates)
+    # Moves whose worlds won fall short of the most by no more than chance would explain (the
+    # solver's short searches win a world after one move and miss it after an equivalent one)
+    # count as equally good: among them progress decides, so that noise does not walk the
+    # game back and forth between two piles.
+    most = max(tallies[move].won for move in candidates)
+    close = [move for move in candidates if tallies[move].won >= most - math.sqrt(most)]
+    best = max(
+        close,
+        key=lambda move: (progress[move], *tallies[move].rank(), -candidates.index(move)),
+    )
     tally = tallies[best]
     interval = Interval.wilson(tally.won, done)
     low, high = interval.low, interval.high
-    votes = {move.text(): tallies[move].won for move in legal}
+    votes = {move.text(): tallies[move].won for move in candidates}
     if tally.won:
         reason = f"still won after it in {tally.won} of {done} deals of the hidden cards"
         if tally.unknown:
@@ -310,6 +319,25 @@ def _sampled(
         high=high,
         lost=tally.lost,
     )
+
+
+def _candidates(rules: Rules[Any], worlds: list[State], legal: list[Move]) -> list[Move]:
+    """The legal moves worth judging: those that start a step of the solver's adapter, with its
+    dominance rules, in some sampled world (the rules leave out moves that only shuffle cards
+    between piles, which noise would otherwise let win now and then; docs/solving.md); every
+    legal move if none does."""
+    from . import adapter_for  # the package imports this module: import it when used
+
+    bound = adapter_for(rules)
+    starting: set[Move] = set()
+    for world in worlds:
+        node = bound.node(world)
+        for step, _ in bound.adapter.steps(node, True):
+            moves = bound.adapter.moves(node, step)
+            if moves:
+                starting.add(moves[0])
+    chosen = [move for move in legal if move in starting]
+    return chosen or legal
 
 
 @dataclass
