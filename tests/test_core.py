@@ -42,6 +42,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("leonis-own", {"exile": "choose"}),
     ("accordion", {}),
     ("accordion", {"dealing": "all"}),
+    ("spider", {}),
+    ("spider", {"suits": 1}),
+    ("spider", {"suits": 2, "layout": 54}),
+    ("spider", {"suits": 4, "layout": 54, "auto_remove": False}),
+    ("spider", {"suits": 1, "auto_remove": False}),
+    ("spider", {"suits": 2, "layout": 50, "auto_remove": False}),
 ]
 
 #: Per game, the node budgets of the Python adapter and of the generic search on small

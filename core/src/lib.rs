@@ -11,6 +11,7 @@ pub mod leonis;
 pub mod moves;
 pub mod options;
 pub mod search;
+pub mod spider;
 pub mod table;
 
 #[cfg(feature = "python")]

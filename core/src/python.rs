@@ -15,12 +15,14 @@ use crate::leonis::LeonisOwn;
 use crate::moves::Parts;
 use crate::options::Options;
 use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
+use crate::spider::Spider;
 
 /// A state as Python passes it: piles (card numbers, bottom first), face-down counts, extras.
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
-const GAMES: &[&str] = &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME, Accordion::NAME];
+const GAMES: &[&str] =
+    &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME, Accordion::NAME, Spider::NAME];
 
 fn parts(state: PyParts) -> Parts {
     Parts { piles: state.0, down: state.1, extra: state.2 }
@@ -71,6 +73,10 @@ macro_rules! with_game {
             }
             "accordion" => {
                 let $rules = Accordion::with_options(&options).map_err(PyValueError::new_err)?;
+                $body
+            }
+            "spider" => {
+                let $rules = Spider::with_options(&options).map_err(PyValueError::new_err)?;
                 $body
             }
             other => Err(game_error(other)),

@@ -79,6 +79,7 @@ CORE_SOLVER_VERSIONS: dict[str, int] = {
     "canfield": 5,
     "leonis-own": 3,
     "accordion": 3,
+    "spider": 6,
 }
 
 #: The solvers' engines: ``core`` (compiled, the default where it knows the game) and
