@@ -104,7 +104,9 @@ fn run_length(pile: &[u8], up: usize) -> usize {
 /// True if the top 13 cards of `pile` (`up` of them face up) run K down to A in one suit.
 #[inline]
 fn complete(pile: &[u8], up: usize) -> bool {
-    up >= SUIT_LENGTH && pile[pile.len() - 1] % 13 == 0 && run_length(pile, up) >= SUIT_LENGTH
+    up >= SUIT_LENGTH
+        && pile[pile.len() - 1].is_multiple_of(13)
+        && run_length(pile, up) >= SUIT_LENGTH
 }
 
 /// One pile's part of [`Spider::score`] (docs/solving.md, Spider, "Score").
@@ -511,8 +513,7 @@ impl Adapter for Spider {
             let top = tops[source];
             let down = node.down[source];
             let hidden = -(down as i8);
-            for target in 0..WIDTH {
-                let onto = tops[target];
+            for (target, &onto) in tops.iter().enumerate() {
                 if target == source || onto == 255 {
                     continue;
                 }
@@ -625,7 +626,7 @@ impl Spider {
         }
         let full = CARDS - self.layout as usize;
         // Deals of ten from the full stock, and with layout 50 a last deal of four.
-        if stock.len() > full || !((full - stock.len()) % 10 == 0 || stock.is_empty()) {
+        if stock.len() > full || !((full - stock.len()).is_multiple_of(10) || stock.is_empty()) {
             return Err(format!(
                 "a stock of {} cards cannot happen with layout={}",
                 stock.len(),
@@ -646,10 +647,10 @@ impl Spider {
         node.stock[..stock.len()].copy_from_slice(stock);
         node.rehash_stock();
         let mut ended = false;
-        for place in 0..8 {
+        for (place, name) in FOUNDATIONS.iter().enumerate() {
             let pile = &parts.piles[P_F0 + place];
             if parts.down[P_F0 + place] != 0 {
-                return Err(format!("the {} pile lies face up", FOUNDATIONS[place]));
+                return Err(format!("the {name} pile lies face up"));
             }
             if pile.is_empty() {
                 ended = true;
@@ -659,33 +660,28 @@ impl Spider {
                 return Err("removed suits fill the foundations in order, from f1".into());
             }
             if pile.len() != SUIT_LENGTH || !complete(pile, pile.len()) {
-                return Err(format!(
-                    "{} must hold one complete suit, K at the bottom to A",
-                    FOUNDATIONS[place]
-                ));
+                return Err(format!("{name} must hold one complete suit, K at the bottom to A"));
             }
             node.found[place] = pile[0] / 13;
             node.found_len += 1;
         }
         let mut at = 0usize;
-        for index in 0..WIDTH {
+        for (index, name) in TABLEAU.iter().enumerate() {
             let pile = &parts.piles[P_T0 + index];
             let down = parts.down[P_T0 + index] as usize;
             if !pile.is_empty() && down >= pile.len() {
-                return Err(format!("the top card of {} must be face up", TABLEAU[index]));
+                return Err(format!("the top card of {name} must be face up"));
             }
             if down > self.starting_down(index) as usize {
                 return Err(format!(
-                    "{} has {down} face-down cards; with layout={} it never has more than {}",
-                    TABLEAU[index],
+                    "{name} has {down} face-down cards; with layout={} it never has more than {}",
                     self.layout,
                     self.starting_down(index)
                 ));
             }
             if self.auto_remove && complete(pile, pile.len() - down) {
                 return Err(format!(
-                    "{} has a complete suit on top, which auto_remove=on would have removed",
-                    TABLEAU[index]
+                    "{name} has a complete suit on top, which auto_remove=on would have removed"
                 ));
             }
             node.cards[at..at + pile.len()].copy_from_slice(pile);
@@ -717,7 +713,7 @@ impl Spider {
                 continue;
             }
             let top = node.top(source).expect("a card") % 13;
-            for target in 0..WIDTH {
+            for (target, name) in TABLEAU.iter().enumerate() {
                 if target == source {
                     continue;
                 }
@@ -725,12 +721,12 @@ impl Spider {
                     Some(onto) => {
                         let count = (onto % 13) as i32 - top as i32;
                         if count >= 1 && count as usize <= run {
-                            moves.push(Move::cards(TABLEAU[source], TABLEAU[target], count as u32));
+                            moves.push(Move::cards(TABLEAU[source], name, count as u32));
                         }
                     }
                     None => {
                         for count in 1..=run {
-                            moves.push(Move::cards(TABLEAU[source], TABLEAU[target], count as u32));
+                            moves.push(Move::cards(TABLEAU[source], name, count as u32));
                         }
                     }
                 }
@@ -794,5 +790,100 @@ impl Game for Spider {
     }
     fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
         self.apply(node, mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{depth_first, Budget, Verdict};
+
+    fn options(pairs: &[(&str, &str)]) -> Options {
+        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    /// One-suit Spider one move from a win: seven suits removed, K-2 of spades on t1 and the
+    /// ace on t2, all face up.
+    fn almost_won() -> Parts {
+        let mut piles = vec![Vec::new(); PILES.len()];
+        for place in 0..7 {
+            piles[P_F0 + place] = (39..52).rev().collect();
+        }
+        piles[P_T0] = (40..52).rev().collect();
+        piles[P_T0 + 1] = vec![39];
+        Parts { piles, down: vec![0; PILES.len()], extra: Vec::new() }
+    }
+
+    fn one_suit(auto_remove: &str) -> Spider {
+        Spider::new(&options(&[("suits", "1"), ("auto_remove", auto_remove)])).unwrap()
+    }
+
+    #[test]
+    fn parts_round_trip() {
+        let game = one_suit("1");
+        let parts = almost_won();
+        let node = game.from_parts(&parts).unwrap();
+        assert_eq!(game.to_parts(&node), parts);
+    }
+
+    #[test]
+    fn a_completed_suit_is_removed_by_itself_and_wins() {
+        let game = one_suit("1");
+        let node = game.from_parts(&almost_won()).unwrap();
+        let (after, forced) = game.apply(&node, &Move::cards("t2", "t1", 1)).unwrap();
+        assert_eq!(forced, vec![Move::cards("t1", "f8", 13)]);
+        assert!(game.won(&after));
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1000, cpu_time: false };
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!(found.verdict, Verdict::Won);
+        assert_eq!(found.moves, vec![Move::cards("t2", "t1", 1)]);
+    }
+
+    #[test]
+    fn with_auto_remove_off_the_player_removes_the_suit() {
+        let game = one_suit("0");
+        let node = game.from_parts(&almost_won()).unwrap();
+        let (after, forced) = game.apply(&node, &Move::cards("t2", "t1", 1)).unwrap();
+        assert!(forced.is_empty());
+        assert!(!game.won(&after));
+        assert_eq!(game.candidate_moves(&after)[0], Move::cards("t1", "f8", 13));
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1000, cpu_time: false };
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!(found.verdict, Verdict::Won);
+        assert_eq!(found.moves, vec![Move::cards("t2", "t1", 1), Move::cards("t1", "f8", 13)]);
+    }
+
+    #[test]
+    fn the_stock_deals_one_card_a_pile_and_turns_nothing() {
+        let game = Spider::new(&options(&[("suits", "1"), ("layout", "54")])).unwrap();
+        let mut parts = almost_won();
+        // Ten spades of the last suit in the stock: three cards on the tableau, too few to
+        // fill the piles, so the deal is allowed with spaces.
+        parts.piles[P_T0] = vec![51, 50];
+        parts.piles[P_T0 + 1] = vec![39];
+        parts.piles[0] = (40..50).collect();
+        parts.down[0] = 10;
+        let node = game.from_parts(&parts).unwrap();
+        assert_eq!(game.candidate_moves(&node).last(), Some(&Move::act("stock")));
+        let (after, _) = game.apply(&node, &Move::act("stock")).unwrap();
+        let back = game.to_parts(&after);
+        assert!(back.piles[0].is_empty());
+        assert_eq!(back.piles[P_T0], vec![51, 50, 49]);
+        assert_eq!(back.piles[P_T0 + 9], vec![40]);
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        let game = one_suit("1");
+        let mut parts = almost_won();
+        parts.piles[P_T0 + 1].push(39);
+        assert!(game.from_parts(&parts).unwrap_err().contains("copies"));
+        let mut parts = almost_won();
+        parts.piles[P_T0].push(39);
+        parts.piles[P_T0 + 1].clear();
+        assert!(game.from_parts(&parts).unwrap_err().contains("complete suit on top"));
+        assert!(one_suit("0").from_parts(&parts).is_ok());
+        assert!(Spider::new(&options(&[("suits", "3")])).is_err());
+        assert!(Spider::new(&options(&[("layout", "52")])).is_err());
     }
 }
