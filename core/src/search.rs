@@ -81,6 +81,11 @@ pub trait Adapter {
     fn beam_tries(&self) -> &[(usize, usize, usize)] {
         &[]
     }
+    /// The share of a bounded budget the solver's first depth-first run gets before the staged
+    /// search (the Python `FIRST_SHARE`, unless a game's core adapter says otherwise).
+    fn first_share(&self) -> f64 {
+        FIRST_SHARE
+    }
     /// [`staged_beam`] ends a stage after this many layers without a better score.
     fn beam_patience(&self) -> usize {
         10
@@ -917,7 +922,7 @@ pub fn solver_search<A: Adapter>(
         let found = depth_first(
             adapter,
             root,
-            slice(budget, FIRST_SHARE, None),
+            slice(budget, adapter.first_share(), None),
             history,
             true,
             true,
