@@ -61,8 +61,19 @@ const CLOSE_WEIGHT: i32 = 1;
 const RESTART_NODES: u64 = 5_000;
 const FIRST_RUN_NODES: u64 = 20_000;
 const STAGED_TRIES: [(usize, u64); 4] = [(4, 1_000), (16, 2_000), (64, 4_000), (256, 8_000)];
-const BEAM_TRIES: [(usize, usize, usize); 5] =
-    [(8, 50, 80), (16, 200, 100), (64, 400, 120), (256, 800, 150), (1024, 1600, 200)];
+/// The Python adapter's tries, then wider ones: the core ends the Python tries in 5-40 CPU
+/// seconds, and a minute is better spent on a wider beam than on a depth-first search (which,
+/// never repeating a position, dives a million moves deep and fills the table).
+const BEAM_TRIES: [(usize, usize, usize); 8] = [
+    (8, 50, 80),
+    (16, 200, 100),
+    (64, 400, 120),
+    (256, 800, 150),
+    (1024, 1600, 200),
+    (2048, 3200, 250),
+    (4096, 6400, 300),
+    (8192, 12800, 400),
+];
 const BEAM_PATIENCE: usize = 10;
 /// The share of a budget of the first depth-first run: a sixtieth (a second of a minute; the
 /// Python adapter's sixth). At the core's speed the depth-first search wins at once or not at
