@@ -702,6 +702,9 @@ struct Linked<A: Adapter> {
     step: Option<A::Step>,
 }
 
+/// A child of the staged beam's layer not yet kept: its node, its parent and the step.
+type Pending<A> = (<A as Adapter>::Node, Rc<Linked<A>>, <A as Adapter>::Step);
+
 /// A position of the staged beam with its score and its order of reaching.
 struct Scored<A: Adapter> {
     score: f64,
@@ -764,6 +767,10 @@ pub fn staged_beam<A: Adapter>(
         return meter.result(Verdict::Won, "", Vec::new());
     }
     let mut expansion: Vec<Child<A>> = Vec::new();
+    // A layer's new children, and their scores with their order of reaching (kept from layer
+    // to layer: their room is reused).
+    let mut children: Vec<Pending<A>> = Vec::new();
+    let mut keys: Vec<(f64, usize)> = Vec::new();
     for &(width, beam, depth) in adapter.beam_tries() {
         let mut starts: Vec<Rc<Linked<A>>> =
             vec![Rc::new(Linked { node: root.clone(), parent: None, step: None })];
@@ -785,7 +792,8 @@ pub fn staged_beam<A: Adapter>(
                 if level - best_level > adapter.beam_patience() || seen.len() >= budget.max_states {
                     break;
                 }
-                let mut children: Vec<Scored<A>> = Vec::new();
+                children.clear();
+                keys.clear();
                 for record in &layer {
                     if let Some(why) = meter.expand() {
                         return meter.result(Verdict::Unknown, why, Vec::new());
@@ -794,7 +802,10 @@ pub fn staged_beam<A: Adapter>(
                     expansion.clear();
                     adapter.steps(&record.node, true, &mut expansion);
                     for (step, child) in expansion.drain(..) {
-                        if forbidden.contains(&scratch.path(adapter, &child)) {
+                        // (No history, as from a deal: no path key to make.)
+                        if !forbidden.is_empty()
+                            && forbidden.contains(&scratch.path(adapter, &child))
+                        {
                             continue;
                         }
                         if adapter.won(&child) {
@@ -840,28 +851,39 @@ pub fn staged_beam<A: Adapter>(
                             }
                         }
                         seen.insert(canon, worse);
-                        let score = adapter.score(&child);
-                        children.push(Scored {
-                            score,
-                            order: children.len(),
-                            record: Rc::new(Linked {
-                                node: child,
-                                parent: Some(Rc::clone(record)),
-                                step: Some(step),
-                            }),
-                        });
+                        keys.push((adapter.score(&child), children.len()));
+                        children.push((child, Rc::clone(record), step));
                     }
                 }
-                if children.is_empty() {
+                if keys.is_empty() {
                     break;
                 }
-                sort_scored(&mut children);
-                if children[0].score > best {
-                    best = children[0].score;
+                // The `beam` best (score, then order of reaching: a total order), found without
+                // moving the children: only those kept become records.
+                let best_first = |a: &(f64, usize), b: &(f64, usize)| {
+                    b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+                };
+                if keys.len() > beam {
+                    keys.select_nth_unstable_by(beam - 1, best_first);
+                    keys.truncate(beam);
+                }
+                keys.sort_unstable_by(best_first);
+                if keys[0].0 > best {
+                    best = keys[0].0;
                     best_level = level;
                 }
-                children.truncate(beam);
-                layer = children.into_iter().map(|entry| entry.record).collect();
+                let mut rank = vec![usize::MAX; children.len()];
+                for (place, &(_, index)) in keys.iter().enumerate() {
+                    rank[index] = place;
+                }
+                let mut kept: Vec<Option<Rc<Linked<A>>>> = vec![None; keys.len()];
+                for (index, (node, parent, step)) in children.drain(..).enumerate() {
+                    if rank[index] != usize::MAX {
+                        kept[rank[index]] =
+                            Some(Rc::new(Linked { node, parent: Some(parent), step: Some(step) }));
+                    }
+                }
+                layer = kept.into_iter().map(|record| record.expect("a kept child")).collect();
             }
             sort_scored(&mut candidates);
             starts = candidates.into_iter().take(width).map(|entry| entry.record).collect();

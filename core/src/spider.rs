@@ -203,6 +203,8 @@ pub struct Node {
     /// Each pile's fingerprint (face-down count and cards): the keys are made of these, and a
     /// step recomputes only those of the piles it changes.
     hash: [Key; WIDTH],
+    /// Each pile's part of the score ([`pile_value`]), kept with its fingerprint.
+    value: [i16; WIDTH],
     /// The stock, bottom first: the next card dealt is the last.
     stock: [u8; STOCK],
     stock_len: u8,
@@ -245,6 +247,7 @@ impl Node {
         bytes[0] = self.down[index];
         bytes[1..1 + length].copy_from_slice(self.pile(index));
         self.hash[index] = fingerprint(&bytes[..1 + length]);
+        self.value[index] = pile_value(self.pile(index), self.down[index] as usize) as i16;
     }
     fn rehash_stock(&mut self) {
         let mut bytes = [0u8; STOCK + 1];
@@ -394,16 +397,15 @@ impl Spider {
         node.rehash(source);
     }
 
-    fn child(&self, node: &Node, step: Step) -> Node {
-        let mut child = node.clone();
+    /// Make `step` on `child` (a copy of the node it is a step of).
+    fn play_step(&self, child: &mut Node, step: Step) {
         match step {
-            Step { source: DEAL, .. } => self.deal(&mut child, None),
-            Step { source, target: REMOVE, .. } => self.remove(&mut child, source as usize, None),
+            Step { source: DEAL, .. } => self.deal(child, None),
+            Step { source, target: REMOVE, .. } => self.remove(child, source as usize, None),
             Step { source, target, count } => {
-                self.move_cards(&mut child, source as usize, target as usize, count as usize, None)
+                self.move_cards(child, source as usize, target as usize, count as usize, None)
             }
         }
-        child
     }
 }
 
@@ -441,11 +443,8 @@ impl Adapter for Spider {
     }
 
     fn score(&self, node: &Node) -> f64 {
-        let mut score = SUIT_REMOVED_WEIGHT * node.found_len as i32;
-        for index in 0..WIDTH {
-            score += pile_value(node.pile(index), node.down[index] as usize);
-        }
-        f64::from(score)
+        let piles: i32 = node.value.iter().map(|&value| i32::from(value)).sum();
+        f64::from(SUIT_REMOVED_WEIGHT * node.found_len as i32 + piles)
     }
 
     fn stage(&self, node: &Node) -> i64 {
@@ -582,7 +581,13 @@ impl Adapter for Spider {
             ranked.push((DEAL_RANK, 0, Step { source: DEAL, target: 0, count: 0 }));
         }
         ranked.sort_by_key(|&(rank, tie, _)| (rank, tie));
-        out.extend(ranked.into_iter().map(|(_, _, step)| (step, self.child(node, step))));
+        out.reserve(ranked.len());
+        for &(_, _, step) in &ranked {
+            // Made in its place in `out`: a node is not small, moves cost.
+            out.push((step, node.clone()));
+            let child = &mut out.last_mut().expect("a child").1;
+            self.play_step(child, step);
+        }
     }
 }
 
@@ -657,6 +662,7 @@ impl Spider {
             start: [0; WIDTH + 1],
             down: [0; WIDTH],
             hash: [0; WIDTH],
+            value: [0; WIDTH],
             stock: [0; STOCK],
             stock_len: stock.len() as u8,
             stock_hash: 0,
