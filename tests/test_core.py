@@ -42,6 +42,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("leonis-own", {"exile": "choose"}),
     ("accordion", {}),
     ("accordion", {"dealing": "all"}),
+    ("napoleon", {}),
     ("spider", {}),
     ("spider", {"suits": 1}),
     ("spider", {"suits": 2, "layout": 54}),
@@ -294,3 +295,15 @@ def test_a_game_the_core_does_not_solve_uses_python_and_says_so_when_asked() -> 
     assert not core.available("leopard")
     with pytest.raises(CoreUnavailable, match="does not solve"):
         core.candidate_moves(game.rules, game.state)
+
+
+def test_the_core_refuses_a_napoleon_position_the_engine_would_refuse() -> None:
+    game = patience.new("napoleon", deal=1)
+    piles, down, extra = core.encode(game.rules, game.state)
+    options = core.options_pairs(game.rules)
+    twice = [list(pile) for pile in piles]
+    twice[10].append(twice[0][0])  # a stock card on t1 as well
+    with pytest.raises(ValueError, match="each of the 104 cards once"):
+        _core.candidate_moves("napoleon", options, (twice, down, extra))
+    with pytest.raises(ValueError, match="the stock lies face down"):
+        _core.candidate_moves("napoleon", options, (piles, [0] * len(down), extra))

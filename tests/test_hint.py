@@ -145,10 +145,42 @@ def test_the_same_seed_gives_the_same_hint_and_a_legal_move() -> None:
     first = hint(game, seed="x", **QUICK)
     assert same(first, hint(game, seed="x", **QUICK))
     assert first.move in game.legal_moves()
-    assert first.wins == sum(first.votes.values())
+    # Every legal move is judged in the same worlds; the best keeps the most of them won.
+    assert set(first.votes) == {move.text() for move in game.legal_moves()}
+    assert first.wins == first.votes[first.move.text()] == max(first.votes.values())
     assert first.chance == first.wins / first.samples
-    assert first.votes[first.move.text()] == max(first.votes.values())
+    assert first.low <= first.chance <= first.high
     game.push(first.move)  # the real game takes it
+
+
+def test_asked_twice_the_same_position_gets_the_same_hint() -> None:
+    """The worlds are seeded from the view and the moves played, not from the clock."""
+    game = patience.new("klondike", deal=8, draw=3)
+    game.push(game.legal_moves()[0])
+    again = patience.new("klondike", deal=8, draw=3)
+    again.push(again.legal_moves()[0])
+    assert same(hint(game, **QUICK), hint(again, **QUICK))
+
+
+def test_ties_go_to_progress_not_to_the_stock() -> None:
+    """Every world is won whatever is played first: the hint takes the card to its foundation,
+    not a turn of the stock (which keeps options open but gets nowhere)."""
+    runs = ["Kc Qh Jc Th", "Kh Qc Jh Tc", "Kd Qs Jd Ts", "Ks Qd Js"]
+    game = klondike(
+        [
+            (["9c"], run.split()) if index == 0 else ([], run.split())
+            for index, run in enumerate(runs)
+        ],
+        ["Td"],
+        [8, 9, 9, 9],
+    )
+    assert has_hidden_cards(game.view())
+    assert any(move.text() == "stock" for move in game.legal_moves())
+    answer = hint(game, **QUICK)
+    assert answer.chance == 1.0
+    assert answer.votes["stock"] == answer.samples
+    assert answer.move is not None
+    assert answer.move.text() != "stock"
 
 
 def test_with_no_world_won_the_solver_s_first_legal_choice_is_suggested() -> None:
@@ -234,7 +266,8 @@ def test_the_clock_bounds_a_hint() -> None:
 
 
 def test_the_web_json_has_exactly_the_promised_keys(tmp_path: Path) -> None:
-    assert set(hint_json(open_endgame())) == {"move", "move_json", "chance", "samples", "exact"}
+    keys = {"move", "move_json", "chance", "low", "high", "samples", "exact", "reason"}
+    assert set(hint_json(open_endgame())) == keys
     move = hint_json(open_endgame())
     assert Move.from_json(move["move_json"]).text() == move["move"]
     with TestClient(create_app(tmp_path / "db.sqlite3", hinter=hint_json)) as client:
@@ -244,7 +277,8 @@ def test_the_web_json_has_exactly_the_promised_keys(tmp_path: Path) -> None:
         response = client.get(f"/api/tables/{table}/hint")
     assert response.status_code == 200, response.text
     data = response.json()
-    assert set(data) == {"move", "move_json", "chance", "samples", "exact"}
+    assert set(data) == keys
+    assert data["low"] <= data["chance"] <= data["high"]
     assert 0.0 <= data["chance"] <= 1.0
     assert isinstance(data["exact"], bool)
     assert data["move"] is None or patience.new("klondike", deal=3).is_legal(data["move"])

@@ -85,6 +85,9 @@ pub struct Node {
     order_hash: Key,
     w: u8,
     redeals: u32,
+    /// Moves made since the search's root (stock turns included): the best-first search's cost
+    /// so far. Not part of any key.
+    made: u16,
 }
 
 /// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
@@ -218,6 +221,31 @@ impl Targets {
 }
 
 impl Klondike {
+    /// A lower bound of sorts on the moves still needed: every card off the foundations moves
+    /// at least once, every face-down card is turned, the stock is turned, and a card over a
+    /// lower card of its suit (in a pile's face-down part or in the waste) moves once more.
+    fn moves_left(&self, node: &Node) -> u32 {
+        let stock = (node.olen - node.w) as u32;
+        let mut moves = node.olen as u32 + stock.div_ceil(self.draw as u32);
+        let waste = &node.order[..node.w as usize];
+        for (at, &card) in waste.iter().enumerate() {
+            if waste[..at].iter().any(|&below| suit(below) == suit(card) && below < card) {
+                moves += 1;
+            }
+        }
+        for index in 0..7 {
+            let pile = node.pile(index);
+            let hidden = node.down[index] as usize;
+            moves += (pile.len() + hidden) as u32;
+            for (at, &card) in pile[..hidden].iter().enumerate() {
+                if pile[at + 1..].iter().any(|&above| suit(above) == suit(card) && above > card) {
+                    moves += 1;
+                }
+            }
+        }
+        moves
+    }
+
     fn passes_left(&self, redeals: u32) -> bool {
         self.passes.is_none_or(|passes| redeals + 1 < passes)
     }
@@ -359,27 +387,29 @@ impl Klondike {
 
     // -- children ---------------------------------------------------------------------------
 
-    fn tableau_to_foundation(&self, node: &Node, index: usize) -> Child<Self> {
-        let mut child = node.clone();
-        let mut run = [0u8; 52];
-        child.take(index, 1, &mut run);
-        let s = suit(run[0]);
-        let (target, fmap) = Self::foundation_for(node, s);
-        child.fmap = fmap;
-        child.found[s as usize] += 1;
-        (Step::plain(T0 + index as u8, F0 + target, 1), child)
+    /// Push `step` with a copy of `node` onto `out` (the child is made in place, one copy),
+    /// and the copy to change.
+    fn child<'o>(node: &Node, step: Step, out: &'o mut Vec<Child<Self>>) -> &'o mut Node {
+        let mut copy = node.clone();
+        copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
+        out.push((step, copy));
+        &mut out.last_mut().expect("just pushed").1
     }
 
-    fn waste_to_foundation(&self, node: &Node, reach: &Reach) -> Child<Self> {
-        let mut child = node.clone();
+    fn tableau_to_foundation(&self, node: &Node, index: usize, out: &mut Vec<Child<Self>>) {
+        let s = suit(node.top(index).expect("a card"));
+        let (target, fmap) = Self::foundation_for(node, s);
+        let child = Self::child(node, Step::plain(T0 + index as u8, F0 + target, 1), out);
+        let mut run = [0u8; 52];
+        child.take(index, 1, &mut run);
+        child.fmap = fmap;
+        child.found[s as usize] += 1;
+    }
+
+    fn waste_to_foundation(&self, node: &Node, reach: &Reach, out: &mut Vec<Child<Self>>) {
         let card = node.order[reach.size as usize - 1];
         let s = suit(card);
         let (target, fmap) = Self::foundation_for(node, s);
-        child.fmap = fmap;
-        child.found[s as usize] += 1;
-        child.remove_order(reach.size as usize - 1);
-        child.w = reach.size - 1;
-        child.redeals = reach.redeals;
         let step = Step {
             from: WASTE,
             to: F0 + target,
@@ -388,16 +418,22 @@ impl Klondike {
             recycle: reach.recycle,
             post: reach.post,
         };
-        (step, child)
-    }
-
-    fn waste_to_tableau(&self, node: &Node, reach: &Reach, target: usize) -> Child<Self> {
-        let mut child = node.clone();
-        let card = node.order[reach.size as usize - 1];
-        child.put(target, &[card]);
+        let child = Self::child(node, step, out);
+        child.fmap = fmap;
+        child.found[s as usize] += 1;
         child.remove_order(reach.size as usize - 1);
         child.w = reach.size - 1;
         child.redeals = reach.redeals;
+    }
+
+    fn waste_to_tableau(
+        &self,
+        node: &Node,
+        reach: &Reach,
+        target: usize,
+        out: &mut Vec<Child<Self>>,
+    ) {
+        let card = node.order[reach.size as usize - 1];
         let step = Step {
             from: WASTE,
             to: T0 + target as u8,
@@ -406,7 +442,11 @@ impl Klondike {
             recycle: reach.recycle,
             post: reach.post,
         };
-        (step, child)
+        let child = Self::child(node, step, out);
+        child.put(target, &[card]);
+        child.remove_order(reach.size as usize - 1);
+        child.w = reach.size - 1;
+        child.redeals = reach.redeals;
     }
 
     fn tableau_to_tableau(
@@ -415,23 +455,28 @@ impl Klondike {
         source: usize,
         target: usize,
         count: usize,
-    ) -> Child<Self> {
-        let mut child = node.clone();
+        out: &mut Vec<Child<Self>>,
+    ) {
+        let step = Step::plain(T0 + source as u8, T0 + target as u8, count as u8);
+        let child = Self::child(node, step, out);
         let mut run = [0u8; 52];
         child.take(source, count, &mut run);
         child.put(target, &run[..count]);
-        (Step::plain(T0 + source as u8, T0 + target as u8, count as u8), child)
     }
 
-    fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize) -> Child<Self> {
-        let mut child = node.clone();
+    fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize, out: &mut Vec<Child<Self>>) {
         let card = s * 13 + node.found[s as usize] - 1;
+        let from = F0 + node.fmap[s as usize] as u8;
+        let child = Self::child(node, Step::plain(from, T0 + target as u8, 1), out);
         child.found[s as usize] -= 1;
         child.put(target, &[card]);
-        let from = F0 + node.fmap[s as usize] as u8;
-        (Step::plain(from, T0 + target as u8, 1), child)
     }
 }
+
+/// The best-first search between the two depth-first parts (`search::solver_search`): one
+/// stage, so a plain best-first search by [`Adapter::score`] over this many expanded nodes
+/// (about 330 MiB of nodes at most; tuned on deals 1-250).
+const BEST_FIRST: [(usize, u64); 1] = [(1, 400_000)];
 
 impl Adapter for Klondike {
     type Node = Node;
@@ -439,6 +484,17 @@ impl Adapter for Klondike {
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(20_000)
+    }
+
+    fn staged_tries(&self) -> &[(usize, u64)] {
+        &BEST_FIRST
+    }
+
+    fn score(&self, node: &Node) -> f64 {
+        let on_foundations: u32 = node.found.iter().map(|&n| n as u32).sum();
+        // Klondike-Solver's estimate (moves made, moves left, cards off the foundations,
+        // passes), with its sign turned: higher is better here.
+        -((node.made as u32 + self.moves_left(node) + 52 - on_foundations + node.redeals) as f64)
     }
 
     fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
@@ -521,7 +577,7 @@ impl Adapter for Klondike {
                 if node.len[index] > node.down[index] {
                     let card = node.top(index).expect("a card");
                     if found[suit(card) as usize] == rank(card) - 1 && self.safe(card, found) {
-                        out.push(self.tableau_to_foundation(node, index));
+                        self.tableau_to_foundation(node, index, out);
                         return;
                     }
                 }
@@ -536,7 +592,7 @@ impl Adapter for Klondike {
                         post: 0,
                         redeals: node.redeals,
                     };
-                    out.push(self.waste_to_foundation(node, &reach));
+                    self.waste_to_foundation(node, &reach, out);
                     return;
                 }
             }
@@ -562,7 +618,7 @@ impl Adapter for Klondike {
                     }
                 }
                 if found[suit(top) as usize] == r - 1 {
-                    out.push(self.tableau_to_foundation(node, index));
+                    self.tableau_to_foundation(node, index, out);
                 }
                 for &card in &pile[node.down[index] as usize..] {
                     faceup |= bit(card);
@@ -587,7 +643,7 @@ impl Adapter for Klondike {
             let card = node.order[entry.size as usize - 1];
             reachable |= bit(card);
             if found[suit(card) as usize] == rank(card) - 1 {
-                out.push(self.waste_to_foundation(node, entry));
+                self.waste_to_foundation(node, entry, out);
             }
         }
 
@@ -603,7 +659,7 @@ impl Adapter for Klondike {
             }
             for &target in targets.of(pile[hidden]) {
                 let count = pile.len() - hidden;
-                out.push(self.tableau_to_tableau(node, source, target as usize, count));
+                self.tableau_to_tableau(node, source, target as usize, count, out);
             }
         }
         let mut king_waiting: Option<bool> = None;
@@ -621,7 +677,7 @@ impl Adapter for Klondike {
                 let waiting = !dominance
                     || *king_waiting.get_or_insert_with(|| self.king_waiting(node, reachable));
                 if waiting {
-                    out.push(self.tableau_to_tableau(node, source, target, pile.len()));
+                    self.tableau_to_tableau(node, source, target, pile.len(), out);
                 }
             }
         }
@@ -629,7 +685,7 @@ impl Adapter for Klondike {
         for entry in reach {
             let card = node.order[entry.size as usize - 1];
             for &target in targets.of(card) {
-                out.push(self.waste_to_tableau(node, entry, target as usize));
+                self.waste_to_tableau(node, entry, target as usize, out);
             }
         }
 
@@ -642,7 +698,7 @@ impl Adapter for Klondike {
                     let count = size - position;
                     if !dominance || self.split_useful(node, source, count, tops, faceup, reachable)
                     {
-                        out.push(self.tableau_to_tableau(node, source, target as usize, count));
+                        self.tableau_to_tableau(node, source, target as usize, count, out);
                     }
                 }
             }
@@ -659,7 +715,7 @@ impl Adapter for Klondike {
                     continue;
                 }
                 for &target in targets.of(s * 13 + height - 1) {
-                    out.push(self.foundation_to_tableau(node, s, target as usize));
+                    self.foundation_to_tableau(node, s, target as usize, out);
                 }
             }
         }
@@ -765,6 +821,7 @@ impl Klondike {
             order_hash: 0,
             w: 0,
             redeals: 0,
+            made: 0,
         };
         let mut at = 0usize;
         for index in 0..7 {

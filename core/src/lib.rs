@@ -9,6 +9,7 @@ pub mod game;
 pub mod klondike;
 pub mod leonis;
 pub mod moves;
+pub mod napoleon;
 pub mod options;
 pub mod search;
 pub mod spider;

@@ -13,6 +13,7 @@ use crate::game::Game;
 use crate::klondike::Klondike;
 use crate::leonis::LeonisOwn;
 use crate::moves::Parts;
+use crate::napoleon::Napoleon;
 use crate::options::Options;
 use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
 use crate::spider::Spider;
@@ -21,8 +22,14 @@ use crate::spider::Spider;
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
-const GAMES: &[&str] =
-    &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME, Accordion::NAME, Spider::NAME];
+const GAMES: &[&str] = &[
+    Klondike::NAME,
+    Canfield::NAME,
+    LeonisOwn::NAME,
+    Accordion::NAME,
+    Napoleon::NAME,
+    Spider::NAME,
+];
 
 fn parts(state: PyParts) -> Parts {
     Parts { piles: state.0, down: state.1, extra: state.2 }
@@ -73,6 +80,10 @@ macro_rules! with_game {
             }
             "accordion" => {
                 let $rules = Accordion::with_options(&options).map_err(PyValueError::new_err)?;
+                $body
+            }
+            "napoleon" => {
+                let $rules = Napoleon::with_options(&options).map_err(PyValueError::new_err)?;
                 $body
             }
             "spider" => {

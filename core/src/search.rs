@@ -233,8 +233,9 @@ impl<'a> Meter<'a> {
     }
 }
 
+/// A node on the depth-first path. Its node is not stored here but read where it already is: the
+/// root, or the step of the frame below that led to it (a node is copied once, when made).
 struct Frame<A: Adapter> {
-    node: A::Node,
     canon: Key,
     old: Option<u32>,
     path: Key,
@@ -245,6 +246,16 @@ struct Frame<A: Adapter> {
     index: usize,
     dependent: bool,
     may_fall_back: bool,
+}
+
+/// The node of the frame above `below` (the frames under it): the root, or the child the top
+/// frame of `below` is trying.
+#[inline]
+fn node_above<'s, A: Adapter>(root: &'s A::Node, below: &'s [Frame<A>]) -> &'s A::Node {
+    match below.last() {
+        None => root,
+        Some(parent) => &parent.steps[parent.index - 1].1,
+    }
 }
 
 /// Scratch space: the inner keys of a step.
@@ -325,9 +336,11 @@ pub fn depth_first<A: Adapter>(
     let root_path = scratch.path(adapter, root);
     meter.nodes = 1;
 
+    /// Push the frame of the node above the stack's top (the root on an empty stack).
     #[allow(clippy::too_many_arguments)]
     fn push<A: Adapter>(
         adapter: &A,
+        root: &A::Node,
         stack: &mut Vec<Frame<A>>,
         spare: &mut Vec<Vec<Child<A>>>,
         spare_keys: &mut Vec<Vec<Key>>,
@@ -335,17 +348,17 @@ pub fn depth_first<A: Adapter>(
         scratch: &mut Scratch,
         on_path: &mut KeyMap<u32>,
         layouts: &mut KeyMap<u32>,
-        node: A::Node,
         canon: Key,
         path: Key,
         old: Option<u32>,
         dominance: bool,
         restart: u32,
     ) {
-        let layout = scratch.layout(adapter, &node);
+        let node = node_above(root, stack);
+        let layout = scratch.layout(adapter, node);
         let mut steps = spare.pop().unwrap_or_default();
         steps.clear();
-        adapter.steps(&node, dominance, &mut steps);
+        adapter.steps(node, dominance, &mut steps);
         if restart > 0 {
             adapter.reorder(canon, &mut steps, restart);
         }
@@ -358,7 +371,6 @@ pub fn depth_first<A: Adapter>(
         count_in(on_path, path);
         count_in(layouts, layout);
         stack.push(Frame {
-            node,
             canon,
             old,
             path,
@@ -377,6 +389,7 @@ pub fn depth_first<A: Adapter>(
         }
         push(
             adapter,
+            root,
             &mut stack,
             &mut spare,
             &mut spare_keys,
@@ -384,7 +397,6 @@ pub fn depth_first<A: Adapter>(
             &mut scratch,
             &mut on_path,
             &mut layouts,
-            root.clone(),
             root_canon,
             root_path,
             None,
@@ -392,7 +404,7 @@ pub fn depth_first<A: Adapter>(
             restart,
         );
         let mut restarted = false;
-        while let Some(frame) = stack.last_mut() {
+        while let Some((frame, below)) = stack.split_last_mut() {
             if frame.index >= frame.steps.len() {
                 // Every step failed: the node is lost. Keep it in the table only if that did
                 // not depend on the path.
@@ -433,7 +445,8 @@ pub fn depth_first<A: Adapter>(
             let mut refused = on_path.contains_key(&child_path);
             if !refused && layouts.get(&frame.layout).copied().unwrap_or(0) > 1 {
                 scratch.inner.clear();
-                adapter.inner_keys(&frame.node, &frame.steps[index].0, &mut scratch.inner);
+                let node = node_above(root, below);
+                adapter.inner_keys(node, &frame.steps[index].0, &mut scratch.inner);
                 refused = scratch.inner.iter().any(|key| on_path.contains_key(key));
             }
             if refused {
@@ -442,7 +455,7 @@ pub fn depth_first<A: Adapter>(
                     // The one safe step is refused: fall back to every step.
                     frame.may_fall_back = false;
                     frame.steps.clear();
-                    adapter.steps(&frame.node, false, &mut frame.steps);
+                    adapter.steps(node_above(root, below), false, &mut frame.steps);
                     frame.canons.clear();
                     if table {
                         frame.canons.extend(frame.steps.iter().map(|(_, c)| adapter.canonical(c)));
@@ -453,9 +466,9 @@ pub fn depth_first<A: Adapter>(
             }
             if adapter.won(child) {
                 let mut moves = Vec::new();
-                for parent in &stack {
+                for (depth, parent) in stack.iter().enumerate() {
                     let (step, _) = &parent.steps[parent.index - 1];
-                    moves.extend(adapter.moves(&parent.node, step));
+                    moves.extend(adapter.moves(node_above(root, &stack[..depth]), step));
                 }
                 let mut found = meter.result(Verdict::Won, "", moves);
                 found.states = largest.max(seen.len());
@@ -487,7 +500,6 @@ pub fn depth_first<A: Adapter>(
                     break;
                 }
             }
-            let child = frame.steps[index].1.clone();
             if table {
                 if seen.len() >= budget.max_states {
                     let mut found = meter.result(Verdict::Unknown, MEMORY_BUDGET, Vec::new());
@@ -499,6 +511,7 @@ pub fn depth_first<A: Adapter>(
             }
             push(
                 adapter,
+                root,
                 &mut stack,
                 &mut spare,
                 &mut spare_keys,
@@ -506,7 +519,6 @@ pub fn depth_first<A: Adapter>(
                 &mut scratch,
                 &mut on_path,
                 &mut layouts,
-                child,
                 canon,
                 child_path,
                 old,

@@ -1,4 +1,5 @@
-"""``patience solve``: is a deal (or a position) of a one-player game winnable, and how.
+"""``patience solve``: is a deal (or a position) of a one-player game winnable, and how;
+``patience autoplay``: how often the hints win when they play every move.
 
 The answer is ``won`` with the moves, ``unwinnable`` (proved), or ``unknown`` (the budget ran
 out); ``--record FILE`` writes the winning game as a record that ``patience replay`` replays.
@@ -12,13 +13,17 @@ from pathlib import Path
 import click
 
 from . import record
-from .cli import _echo_json, _new_game, deal_option, json_option, main, option_option
+from .cli import _echo_json, _new_game, data_dir, deal_option, json_option, main, option_option
+from .cli_study import _range_option
 from .engine import Game, PositionError
 from .games import UnknownGame, resolve_name
 from .solve import ENGINES, Budget, Solution, solve
+from .solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
 from .solve.core import CORE_MAX_STATES, CoreUnavailable
+from .solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
+from .study import options_key
 
-__all__ = ["solve_command"]
+__all__ = ["autoplay_command", "solve_command"]
 
 DEFAULT_SECONDS = 10.0
 
@@ -162,3 +167,106 @@ def _describe(solution: Solution) -> str:
     if solution.moves:
         lines.append(" ".join(move.text() for move in solution.moves))
     return "\n".join(lines)
+
+
+AUTOPLAY_DB = "autoplay.sqlite3"
+
+
+@main.command("autoplay")
+@click.argument("game_name", metavar="GAME")
+@option_option
+@click.option(
+    "--range",
+    "deals",
+    metavar="A-B",
+    required=True,
+    callback=_range_option,
+    help="Deal numbers to play, both ends included.",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_NODES,
+    show_default=True,
+    help="Nodes of each search of a hint (one sampled world after one move).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_SAMPLES,
+    show_default=True,
+    help="Worlds (deals of the hidden cards) each hint samples.",
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help=f"The results file (default: {AUTOPLAY_DB} in the data directory).",
+)
+@json_option
+def autoplay_command(
+    game_name: str,
+    options: tuple[str, ...],
+    deals: range,
+    nodes: int,
+    samples: int,
+    db_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Let the hints play GAME's deals --range A-B from the player's view alone.
+
+    Each move is the hint's (patience hint, node budgets: the same games on every machine).
+    Deals already played with the same options and budgets are not played again: a run
+    stopped part way goes on where it stopped. Prints each deal, then the win rate with its
+    95% interval.
+    """
+    first = _new_game(game_name, deals.start, options)
+    if first.rules.players != 1:
+        raise click.BadParameter(
+            f"{first.name} is not a one-player game: hints are for patience games",
+            param_hint="'GAME'",
+        )
+    policy = Policy(samples=samples, nodes=nodes)
+    options_text = options_key(first.rules.options)
+    store = AutoplayDB(db_path or data_dir() / AUTOPLAY_DB)
+    try:
+        earlier = store.played(first.name, options_text, policy)
+        games: list[PlayedGame] = []
+        for deal in deals:
+            played = earlier.get(deal)
+            if played is None:
+                played = play_with_hints(Game.create(first.rules, deal=deal), policy)
+                store.add(first.name, options_text, policy, played)
+            elif not as_json:
+                click.echo(f"deal {deal}: {played.result} (played in an earlier run)")
+                games.append(played)
+                continue
+            games.append(played)
+            if not as_json:
+                click.echo(
+                    f"deal {deal}: {played.result} after {played.moves} moves "
+                    f"({played.seconds:.1f} s): {played.reason}"
+                )
+    finally:
+        store.close()
+    rate = win_rate(games)
+    if as_json:
+        _echo_json(
+            {
+                "game": first.name,
+                "options": dict(first.rules.options),
+                "samples": samples,
+                "nodes": nodes,
+                "deals": len(games),
+                "won": sum(game.result == "won" for game in games),
+                "win_rate": rate.to_json(),
+                "games": [game.to_json() for game in games],
+            }
+        )
+        return
+    won = sum(game.result == "won" for game in games)
+    click.echo(
+        f"{first.name}: won {won} of {len(games)} deals, {rate.mean:.1%} "
+        f"(95%: {rate.low:.1%}-{rate.high:.1%})"
+    )

@@ -75,10 +75,11 @@ SOLVER_VERSIONS: dict[str, int] = {
 #: The versions of the compiled core's solvers (docs/solving.md, "The compiled core"): numbers
 #: above the Python adapter's, so that a study never mixes rows of the two.
 CORE_SOLVER_VERSIONS: dict[str, int] = {
-    "klondike": 3,
+    "klondike": 4,
     "canfield": 5,
     "leonis-own": 3,
     "accordion": 3,
+    "napoleon": 4,
     "spider": 6,
 }
 
@@ -200,6 +201,7 @@ def solve(
     dominance: bool = True,
     table: bool = True,
     engine: str | None = None,
+    replay: bool = True,
 ) -> Solution:
     """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
 
@@ -209,7 +211,9 @@ def solve(
     of the thread that searches, not the wall clock's (the answer's ``seconds`` too).
     ``engine`` is ``core`` or ``python`` (default: :func:`default_engine`); ``generic`` forces
     the generic Python adapter; ``dominance`` and ``table`` switch pruning off (for tests).
-    Every ``won`` has been replayed through a copy of the game before it is returned.
+    Every ``won`` has been replayed through a copy of the game before it is returned (unless
+    ``replay`` is false: the hints, which judge many sampled worlds by their verdict alone and
+    never show those moves, skip the replay, the most costly part of a short search).
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
@@ -232,7 +236,7 @@ def solve(
             table=table,
         )
         solution = Solution(result, moves, expanded, spent, why)
-        if solution.result == "won":
+        if solution.result == "won" and replay:
             _check_win(game, solution.moves)
         return solution
     if max_states is None:
@@ -248,7 +252,7 @@ def solve(
         table=table,
     )
     solution = Solution(found.result, found.moves, found.nodes, found.seconds, found.why)
-    if solution.result == "won":
+    if solution.result == "won" and replay:
         _check_win(game, solution.moves)
     return solution
 

@@ -94,6 +94,7 @@ _EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
     "canfield": _redeals,
     "leonis-own": _leonis_own_extra,
     "accordion": _no_extra,
+    "napoleon": _no_extra,
     "spider": _no_extra,
 }
 

@@ -1,27 +1,28 @@
 """Honest hints: a move suggested from what the player can see (docs/solving.md, "Hints").
 
 The hint never reads a hidden card of the game. It takes the player's view (:meth:`Game.view`,
-where every hidden card is ``null``), deals the hidden cards at random consistently with it,
-solves each such world within a small budget, and recommends the legal move that starts a win in
-the most worlds; the share of worlds won estimates the chance of winning from here. A position
-with nothing hidden is solved directly: then the answer is exact whenever the solver finishes.
+where every hidden card is ``null``), deals the hidden cards at random consistently with it, and
+judges every legal move by the share of those worlds that the solver still wins after it (the
+same worlds for every move, so that the differences between moves are not noise); it recommends
+the best, ties going to progress. That share, with its 95% interval, estimates the chance of
+winning from here. A position with nothing hidden is solved directly: then the answer is exact
+whenever the solver finishes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..engine import Game, PositionError, Rules, State
 from ..moves import Move
-
-if TYPE_CHECKING:
-    from . import Solution
+from ..stats import Interval
 
 __all__ = [
     "DEFAULT_NODES",
@@ -34,12 +35,17 @@ __all__ = [
 ]
 
 #: Worlds sampled per hint by default.
-DEFAULT_SAMPLES = 12
-#: The whole hint's time budget by default (seconds), shared out between the samples: a hint
-#: in the terminal or the browser should answer within a couple of seconds.
-DEFAULT_SECONDS = 2.0
-#: The node budget of each sample's search by default (None: the time budget alone bounds it).
-DEFAULT_NODES: int | None = None
+DEFAULT_SAMPLES = 16
+#: The whole hint's time budget by default (seconds): a guard, reached only on a slow machine
+#: or with a game the compiled core does not know (the node budget bounds the work otherwise,
+#: so that the answer does not depend on the machine's load).
+DEFAULT_SECONDS = 8.0
+#: The node budget of each search (one world after one move) by default.
+DEFAULT_NODES: int | None = 3000
+
+#: The worlds and nodes of a hint for a game the compiled core does not know (at most).
+PYTHON_SAMPLES = 4
+PYTHON_NODES = 200
 
 #: The parts of :meth:`Game.view` that are about the seat, not the position.
 _VIEW_ONLY = ("seat", "legal_moves", "outcome")
@@ -49,12 +55,13 @@ _VIEW_ONLY = ("seat", "legal_moves", "outcome")
 class Hint:
     """A suggested move and how likely a win is from here.
 
-    ``move`` is a legal move of the game (None when none is suggested: the game is over, or no
-    sampled world was won within the budget, or the solver proved that nothing wins).
-    ``chance`` is the share of the ``samples`` worlds in which the solver found a win (worlds
-    whose search ran out of budget count as not won). ``exact`` is true when nothing was hidden
-    and the solver gave a final answer (``chance`` is then 1 or 0). ``votes`` counts, per first
-    move (engine notation), the worlds it won; ``unknown`` the worlds whose budget ran out;
+    ``move`` is a legal move of the game (None when none is suggested: the game is over, or
+    nothing is hidden and the solver proved that nothing wins or found no win).
+    ``chance`` is the share of the ``samples`` worlds that the solver still won after ``move``
+    (worlds whose search ran out of budget count as not won, and are counted in ``unknown``;
+    those proved lost in ``lost``), and ``low``-``high`` its 95% (Wilson) interval. ``exact``
+    is true when nothing was hidden and the solver gave a final answer (``chance`` is then 1 or
+    0). ``votes`` counts, per legal move (engine notation), the worlds still won after it;
     ``reason`` says in words what the hint rests on.
     """
 
@@ -67,17 +74,24 @@ class Hint:
     votes: Mapping[str, int] = field(default_factory=dict)
     reason: str = ""
     seconds: float = 0.0
+    low: float = 0.0
+    high: float = 1.0
+    lost: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """``{"move", "move_json", "chance", "samples", "exact"}``: what the web page shows
-        (``move`` in the engine's text notation, ``move_json`` its JSON form; both null when no
-        move is suggested)."""
+        """``{"move", "move_json", "chance", "low", "high", "samples", "exact", "reason"}``:
+        what the web page shows (``move`` in the engine's text notation, ``move_json`` its JSON
+        form, both null when no move is suggested; ``low``-``high`` the chance's 95%
+        interval)."""
         return {
             "move": None if self.move is None else self.move.text(),
             "move_json": None if self.move is None else self.move.to_json(),
             "chance": self.chance,
+            "low": self.low if not self.exact else self.chance,
+            "high": self.high if not self.exact else self.chance,
             "samples": self.samples,
             "exact": self.exact,
+            "reason": self.reason,
         }
 
     def text(self) -> str:
@@ -89,9 +103,9 @@ class Hint:
         if not self.wins:
             return f"Perhaps {self.move.text()}: {self.reason}."
         return (
-            f"Play {self.move.text()}: it starts a win in {self.votes.get(self.move.text(), 0)} "
-            f"of {self.samples} deals of the hidden cards (about {round(self.chance * 100)}% "
-            f"to win from here)."
+            f"Play {self.move.text()}: about {round(self.chance * 100)}% to win from here "
+            f"({round(self.low * 100)}-{round(self.high * 100)}%, 95%), from {self.samples} "
+            f"deals of the hidden cards ({self.reason})."
         )
 
 
@@ -155,10 +169,12 @@ def hint(
 ) -> Hint:
     """Suggest a move in a one-player ``game`` from the player's view alone.
 
-    ``samples`` worlds are dealt from the view (``seed`` fixes them: the same view and seed give
-    the same worlds); each is solved with at most ``nodes`` nodes and its share of ``seconds``
-    (the budget of the whole hint; None for no clock, which with ``nodes`` makes the hint
-    reproducible). When nothing is hidden the game itself is solved with the whole budget.
+    ``samples`` worlds are dealt from the view (seeded by ``seed``, the view and the moves
+    played: the same position asked twice gets the same worlds); in each, every legal move is
+    played and the world after it solved with at most ``nodes`` nodes. ``seconds`` bounds the
+    whole hint (None: no clock, which makes the hint reproducible on any machine; with the
+    clock, the worlds judged before it ran out count). When nothing is hidden the game itself
+    is solved with the whole budget (``nodes`` times ``samples``).
     Raises ``ValueError`` for a game of more than one player or a hint with no budget.
     """
     if game.rules.players != 1:
@@ -177,9 +193,23 @@ def hint(
         reason += f": {outcome['reason']})" if outcome.get("reason") else ")"
         return Hint(None, 1.0 if outcome["result"] == "won" else 0.0, 0, True, reason=reason)
     legal = [Move.from_json(data) for data in view["legal_moves"]]
+    from . import default_engine  # the package imports this module: import it when used
+
+    if default_engine(game.name) == "python":
+        # Without the compiled core a search is some 50 times slower: fewer, shorter ones.
+        samples = min(samples, PYTHON_SAMPLES)
+        nodes = None if nodes is None else min(nodes, PYTHON_NODES)
+    played = " ".join(move.text() for move in game.move_stack)
+    fingerprint = json.dumps([seed, view, played], sort_keys=True, default=str)
+    rng = random.Random(hashlib.sha256(fingerprint.encode()).hexdigest())
     if not has_hidden_cards(view):
-        return _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
-    return _sampled(game.rules, view, legal, samples, seconds, nodes, seed, started)
+        exact = _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
+        if exact.exact or exact.move is not None:
+            return exact
+        # The search was cut short: judge every move in the one world there is, the game.
+        judged = _sampled(game.rules, view, legal, 1, seconds, nodes, rng, started)
+        return replace(judged, reason=f"{exact.reason}; {judged.reason}")
+    return _sampled(game.rules, view, legal, samples, seconds, nodes, rng, started)
 
 
 def _exact(
@@ -210,61 +240,119 @@ def _sampled(
     samples: int,
     seconds: float | None,
     nodes: int | None,
-    seed: int | str | None,
+    rng: random.Random,
     started: float,
 ) -> Hint:
-    """Deal the hidden cards ``samples`` times from the view and tally the winning first moves."""
+    """Deal the hidden cards ``samples`` times from the view and judge every legal move by the
+    share of those worlds still won after it (the same worlds for every move)."""
     from . import solve_state  # the package imports this module: import its solver when used
 
-    rng = random.Random(seed)
     deadline = None if seconds is None else started + seconds
-    votes: Counter[Move] = Counter()
-    # Where no world is won, the move the solver would try first in most undecided worlds.
-    choices: Counter[Move] = Counter()
-    solved: dict[str, Solution] = {}
-    done = unknown = 0
-    for index in range(samples):
-        share = None
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                break
-            share = left / (samples - index)
+    tallies = {move: _Tally() for move in legal}
+    seen_worlds: set[str] = set()
+    done = 0
+    for _ in range(samples):
         world = sample_world(rules, view, rng)
-        # The same world dealt twice (few hidden cards) is solved once.
+        # The same world dealt twice (few hidden cards) would only weigh it twice.
         key = json.dumps(rules.position_json(world, None), sort_keys=True)
-        solution = solved.get(key)
-        if solution is None:
-            solution = solved[key] = solve_state(rules, world, seconds=share, nodes=nodes)
+        if key in seen_worlds:
+            continue
+        seen_worlds.add(key)
+        results: dict[Move, str] = {}
+        for move in legal:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            after, _ = rules.perform(world, move)
+            share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+            solution = solve_state(rules, after, seconds=share, nodes=nodes, replay=False)
+            results[move] = solution.result
+        if len(results) < len(legal):
+            break  # out of time: a world counts only when every move was judged in it
+        for move, result in results.items():
+            tallies[move].add(result)
         done += 1
-        # The world has no history, so a first move that the real game refuses (it would
-        # recreate a position) counts as no win.
-        if solution.result == "won" and solution.moves and solution.moves[0] in legal:
-            votes[solution.moves[0]] += 1
-        elif solution.result == "unknown":
-            unknown += 1
-            first = _first_choice(rules, world, legal)
-            if first is not None:
-                choices[first] += 1
     took = time.perf_counter() - started
-    wins = sum(votes.values())
-    chance = wins / done if done else 0.0
-    tally = {move.text(): count for move, count in votes.items()}
-    if not wins:
-        reason = f"no win found in {done} deals of the hidden cards"
-        if unknown:
-            reason += f" ({unknown} ran out of budget)"
-        if not choices:
-            return Hint(None, 0.0, done, False, 0, unknown, tally, reason, took)
-        reason += "; the move is the one the solver tries first in most of them"
-        return Hint(_most(choices, legal), 0.0, done, False, 0, unknown, tally, reason, took)
-    reason = f"won in {wins} of {done} deals of the hidden cards"
-    return Hint(_most(votes, legal), chance, done, False, wins, unknown, tally, reason, took)
+    if not done:
+        reason = "the time ran out before a single deal of the hidden cards was judged"
+        first = _first_choice(rules, sample_world(rules, view, rng), legal)
+        return Hint(first, 0.0, 0, False, reason=reason, seconds=took)
+    progress = _progress(rules, world, legal)
+    best = max(legal, key=lambda move: (*tallies[move].rank(), progress[move], -legal.index(move)))
+    tally = tallies[best]
+    interval = Interval.wilson(tally.won, done)
+    low, high = interval.low, interval.high
+    votes = {move.text(): tallies[move].won for move in legal}
+    if tally.won:
+        reason = f"still won after it in {tally.won} of {done} deals of the hidden cards"
+        if tally.unknown:
+            reason += f", {tally.unknown} undecided within the budget"
+    elif tally.unknown:
+        reason = (
+            f"no deal of the hidden cards was won after any move ({done} tried, "
+            f"{tally.unknown} ran out of budget): the chance to win from here is low"
+        )
+    else:
+        reason = (
+            f"every one of the {done} deals of the hidden cards tried is lost after every move: "
+            "the chance to win from here is low"
+        )
+    return Hint(
+        best,
+        tally.won / done,
+        done,
+        False,
+        tally.won,
+        tally.unknown,
+        votes,
+        reason,
+        took,
+        low=low,
+        high=high,
+        lost=tally.lost,
+    )
 
 
-def _most(counts: Counter[Move], legal: list[Move]) -> Move:
-    """The most counted move; ties go to the move the game lists first."""
-    return max(counts, key=lambda move: (counts[move], -legal.index(move)))
+@dataclass
+class _Tally:
+    """What became of the sampled worlds after one move."""
+
+    won: int = 0
+    lost: int = 0
+    unknown: int = 0
+
+    def add(self, result: str) -> None:
+        if result == "won":
+            self.won += 1
+        elif result == "unwinnable":
+            self.lost += 1
+        else:
+            self.unknown += 1
+
+    def rank(self) -> tuple[int, int]:
+        """More worlds won first, then fewer proved lost."""
+        return (self.won, -self.lost)
+
+
+def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, tuple[int, ...]]:
+    """How far each move takes the game, as the player sees it (ties between equally good
+    moves go to progress): cards on the foundations, then fewer face-down cards in the
+    tableau, then fewer cards in the stock and waste. Counts only: they are the same in every
+    world of the view."""
+    progress: dict[Move, tuple[int, ...]] = {}
+    for move in legal:
+        after, _ = rules.perform(world, move)
+        piles = rules.view_json(after, 0)["piles"]
+        home = down = talon = 0
+        for name, pile in piles.items():
+            cards = len(pile.get("down", [])) + len(pile.get("up", []))
+            if name in ("stock", "waste"):
+                talon += cards
+            elif name[:1] == "f" and name[1:].isdigit():
+                home += cards
+            else:
+                down += len(pile.get("down", []))
+        progress[move] = (home, -down, -talon)
+    return progress
 
 
 def _first_choice(rules: Rules[Any], world: State, legal: list[Move]) -> Move | None:

@@ -573,10 +573,13 @@ export class TablePage {
   }
 
   showHint(answer) {
-    const percent = Math.round((Number(answer.chance) || 0) * 100);
+    const percent = (share) => Math.round((Number(share) || 0) * 100);
+    const interval = answer.exact || answer.low === undefined ? ""
+      : `, ${percent(answer.low)}-${percent(answer.high)}% at 95%`;
     const how = answer.exact ? "proved by the solver"
-      : `estimated from ${answer.samples} possible deal${answer.samples === 1 ? "" : "s"}`;
-    const chance = `${answer.exact ? "" : "about "}${percent}% to win from here (${how})`;
+      : `estimated from ${answer.samples} possible deal${answer.samples === 1 ? "" : "s"}` +
+        ` of the hidden cards${interval}`;
+    const chance = `${answer.exact ? "" : "about "}${percent(answer.chance)}% to win from here (${how})`;
     const move = answer.move_json;
     if (!answer.move || !move) {
       this.hint = null;

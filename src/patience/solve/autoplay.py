@@ -1,0 +1,148 @@
+"""Autoplay: the hint policy plays whole games from the player's view alone, resumably.
+
+Each move is the one :func:`patience.solve.hint` recommends, with a node budget and no clock,
+so that a deal is played the same way on every machine. The policy never sees a hidden card:
+the hint reads the view only (tests/test_hint.py swaps the hidden cards under one view and
+checks that the decision stays the same). Results go to a small SQLite file keyed by the game,
+its options, the policy (worlds, nodes, version) and the deal, so that a run stopped part way
+goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine import Game
+from ..stats import Interval
+from .hint import hint
+
+__all__ = [
+    "AUTOPLAY_VERSION",
+    "MAX_MOVES",
+    "AutoplayDB",
+    "PlayedGame",
+    "Policy",
+    "play_with_hints",
+    "win_rate",
+]
+
+#: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
+#: of different policies are never mixed.
+AUTOPLAY_VERSION = 1
+#: A game still going after this many moves counts as lost (the repetition rule ends every
+#: game, but some only after a very long walk through the stock).
+MAX_MOVES = 1000
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the hints are worked out: worlds sampled and nodes per search."""
+
+    samples: int
+    nodes: int
+
+    def key(self) -> str:
+        """The policy as stored: canonical JSON with the version."""
+        data = {"samples": self.samples, "nodes": self.nodes, "version": AUTOPLAY_VERSION}
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One deal played by the hint policy: ``won`` or ``lost``, how many moves, how long."""
+
+    deal: int
+    result: str
+    moves: int
+    seconds: float
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        """``{"deal", "result", "moves", "seconds", "reason"}``."""
+        return {
+            "deal": self.deal,
+            "result": self.result,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 3),
+            "reason": self.reason,
+        }
+
+
+def play_with_hints(game: Game, policy: Policy) -> PlayedGame:
+    """Play ``game`` to its end with the hint's move at every turn (``game`` is changed)."""
+    started = time.perf_counter()
+    played = 0
+    reason = ""
+    while not game.is_over():
+        if played >= MAX_MOVES:
+            reason = f"still going after {MAX_MOVES} moves"
+            break
+        answer = hint(game, samples=policy.samples, seconds=None, nodes=policy.nodes)
+        if answer.move is None:
+            reason = f"no move suggested: {answer.reason}"
+            break
+        game.push(answer.move)
+        played += 1
+    outcome = game.outcome()
+    won = outcome.result == "won"
+    if not reason:
+        reason = outcome.reason or outcome.result
+    deal = game.deal if game.deal is not None else -1
+    return PlayedGame(deal, "won" if won else "lost", played, time.perf_counter() - started, reason)
+
+
+class AutoplayDB:
+    """The results of autoplay runs (SQLite), one row per game, options, policy and deal."""
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.connection = sqlite3.connect(str(path))
+        self.connection.execute(
+            "CREATE TABLE IF NOT EXISTS autoplay (game TEXT NOT NULL, options TEXT NOT NULL, "
+            "policy TEXT NOT NULL, deal INTEGER NOT NULL, result TEXT NOT NULL, "
+            "moves INTEGER NOT NULL, seconds REAL NOT NULL, reason TEXT NOT NULL, "
+            "PRIMARY KEY (game, options, policy, deal))"
+        )
+        self.connection.commit()
+
+    def close(self) -> None:
+        """Close the file."""
+        self.connection.close()
+
+    def played(self, game: str, options: str, policy: Policy) -> dict[int, PlayedGame]:
+        """The deals already played with these options and this policy."""
+        rows = self.connection.execute(
+            "SELECT deal, result, moves, seconds, reason FROM autoplay "
+            "WHERE game = ? AND options = ? AND policy = ?",
+            (game, options, policy.key()),
+        )
+        return {row[0]: PlayedGame(*row) for row in rows}
+
+    def add(self, game: str, options: str, policy: Policy, played: PlayedGame) -> None:
+        """Store one played deal (committed at once: a stopped run loses nothing)."""
+        self.connection.execute(
+            "INSERT OR REPLACE INTO autoplay VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game,
+                options,
+                policy.key(),
+                played.deal,
+                played.result,
+                played.moves,
+                played.seconds,
+                played.reason,
+            ),
+        )
+        self.connection.commit()
+
+
+def win_rate(games: Iterable[PlayedGame]) -> Interval:
+    """The share of ``games`` won, with its 95% Wilson interval."""
+    results = [game.result == "won" for game in games]
+    return Interval.wilson(sum(results), len(results))

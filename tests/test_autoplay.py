@@ -1,0 +1,60 @@
+"""``patience autoplay``: the hints play whole games, resumably, and report a win rate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import patience
+from patience.cli import main
+from patience.solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
+
+#: Small budgets: Accordion's deal 3 is won by these hints in about a hundred moves.
+SMALL = ["--samples", "4", "--nodes", "500"]
+
+
+def test_the_hints_play_a_game_to_its_end() -> None:
+    game = patience.new("accordion", deal=3)
+    played = play_with_hints(game, Policy(samples=4, nodes=500))
+    assert game.is_over()
+    assert played.result == game.outcome().result == "won"
+    assert played.moves == len(game.move_stack)
+
+
+def test_autoplay_reports_the_win_rate_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "autoplay.sqlite3"
+    runner = CliRunner()
+    command = ["autoplay", "accordion", "--range", "3", *SMALL, "--db", str(db)]
+    first = runner.invoke(main, [*command, "--json"])
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    assert (data["deals"], data["won"]) == (1, 1)
+    assert data["win_rate"]["low"] < 1.0 == data["win_rate"]["high"]
+    store = AutoplayDB(db)
+    assert set(store.played("accordion", '{"dealing":"one"}', Policy(4, 500))) == {3}
+    store.close()
+    # Run again: the deal comes from the file, it is not played again.
+    again = runner.invoke(main, command)
+    assert again.exit_code == 0, again.output
+    assert "deal 3: won (played in an earlier run)" in again.output
+    assert "accordion: won 1 of 1 deals" in again.output
+
+
+def test_autoplay_refuses_what_it_cannot_play(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = ["--db", str(tmp_path / "a.sqlite3")]
+    result = runner.invoke(main, ["autoplay", "leopard", "--range", "1-2", *db])
+    assert result.exit_code == 2
+    assert "not a one-player game" in result.output
+    result = runner.invoke(main, ["autoplay", "klondike", "--range", "5-1", *db])
+    assert result.exit_code == 2
+    assert "is empty" in result.output
+
+
+def test_the_win_rate_has_its_interval() -> None:
+    games = [PlayedGame(deal, "won" if deal % 2 else "lost", 10, 1.0, "") for deal in range(8)]
+    rate = win_rate(games)
+    assert rate.mean == 0.5
+    assert 0.2 < rate.low < 0.5 < rate.high < 0.8
