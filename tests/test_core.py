@@ -284,6 +284,24 @@ def test_the_core_refuses_a_leonis_own_position_it_cannot_hold() -> None:
         _core.candidate_moves("leonis-own", [("exile", "bottom")], (piles, down, extra))
 
 
+def test_the_core_refuses_a_spider_position_it_cannot_hold() -> None:
+    game = patience.new("spider", deal=1, suits=2)
+    piles, down, extra = core.encode(game.rules, game.state)
+    options = core.options_pairs(game.rules)
+    twice = [list(pile) for pile in piles]
+    twice[9].append(twice[10][-1])  # t2's top card on t1 as well: five copies of it
+    with pytest.raises(ValueError, match="holds 4 copies of each card in play"):
+        _core.candidate_moves("spider", options, (twice, down, extra))
+    engine_card = [list(pile) for pile in piles]
+    engine_card[9][0] += 52  # the engine's number of the second copy, not its face
+    with pytest.raises(ValueError, match="crosses as its face"):
+        _core.candidate_moves("spider", options, (engine_card, down, extra))
+    with pytest.raises(ValueError, match="suits is 1, 2 or 4"):
+        _core.candidate_moves("spider", [("suits", "3")], (piles, down, extra))
+    with pytest.raises(ValueError, match="layout is 50 or 54"):
+        _core.candidate_moves("spider", [("layout", "52")], (piles, down, extra))
+
+
 def test_an_unknown_engine_is_refused() -> None:
     game = patience.new("klondike", deal=1)
     with pytest.raises(ValueError, match="the engines are core, python"):
