@@ -12,6 +12,7 @@ pub mod moves;
 pub mod napoleon;
 pub mod options;
 pub mod search;
+pub mod spider;
 pub mod table;
 
 #[cfg(feature = "python")]

@@ -16,13 +16,20 @@ use crate::moves::Parts;
 use crate::napoleon::Napoleon;
 use crate::options::Options;
 use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
+use crate::spider::Spider;
 
 /// A state as Python passes it: piles (card numbers, bottom first), face-down counts, extras.
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
-const GAMES: &[&str] =
-    &[Klondike::NAME, Canfield::NAME, LeonisOwn::NAME, Accordion::NAME, Napoleon::NAME];
+const GAMES: &[&str] = &[
+    Klondike::NAME,
+    Canfield::NAME,
+    LeonisOwn::NAME,
+    Accordion::NAME,
+    Napoleon::NAME,
+    Spider::NAME,
+];
 
 fn parts(state: PyParts) -> Parts {
     Parts { piles: state.0, down: state.1, extra: state.2 }
@@ -77,6 +84,10 @@ macro_rules! with_game {
             }
             "napoleon" => {
                 let $rules = Napoleon::with_options(&options).map_err(PyValueError::new_err)?;
+                $body
+            }
+            "spider" => {
+                let $rules = Spider::with_options(&options).map_err(PyValueError::new_err)?;
                 $body
             }
             other => Err(game_error(other)),

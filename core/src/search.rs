@@ -8,6 +8,7 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use crate::clock::Clock;
 use crate::moves::Move;
@@ -79,6 +80,11 @@ pub trait Adapter {
     /// The tries of [`staged_beam`], each `(width, beam, depth)`.
     fn beam_tries(&self) -> &[(usize, usize, usize)] {
         &[]
+    }
+    /// The share of a bounded budget the solver's first depth-first run gets before the staged
+    /// search (the Python `FIRST_SHARE`, unless a game's core adapter says otherwise).
+    fn first_share(&self) -> f64 {
+        FIRST_SHARE
     }
     /// [`staged_beam`] ends a stage after this many layers without a better score.
     fn beam_patience(&self) -> usize {
@@ -710,6 +716,64 @@ pub fn staged<A: Adapter>(
     meter.result(Verdict::Unknown, "the staged search found no win", Vec::new())
 }
 
+/// A position reached by the staged beam, linked to its parent as in the Python search: a
+/// position no live one descends from is freed at once, so that memory stays with the beam (a
+/// fast adapter reaches tens of millions of positions in a minute, almost all cut at once).
+struct Linked<A: Adapter> {
+    node: A::Node,
+    parent: Option<Rc<Linked<A>>>,
+    step: Option<A::Step>,
+}
+
+/// A child of the staged beam's layer not yet kept: its node, its parent and the step.
+type Pending<A> = (<A as Adapter>::Node, Rc<Linked<A>>, <A as Adapter>::Step);
+
+/// A position of the staged beam with its score and its order of reaching.
+struct Scored<A: Adapter> {
+    score: f64,
+    order: usize,
+    record: Rc<Linked<A>>,
+}
+
+/// Sort best first: by score descending, then by order of reaching.
+fn sort_scored<A: Adapter>(entries: &mut [Scored<A>]) {
+    entries.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.order.cmp(&b.order)));
+}
+
+/// The engine moves from the root to `last` (as [`line`]), or None when the line would pass
+/// through a position twice or through one of `forbidden`.
+fn linked_line<A: Adapter>(
+    adapter: &A,
+    last: &Rc<Linked<A>>,
+    forbidden: &KeySet,
+    scratch: &mut Scratch,
+) -> Option<Vec<Move>> {
+    let mut chain: Vec<&Linked<A>> = Vec::new();
+    let mut walk: Option<&Rc<Linked<A>>> = Some(last);
+    while let Some(record) = walk {
+        chain.push(record);
+        walk = record.parent.as_ref();
+    }
+    chain.reverse();
+    let mut keys = forbidden.clone();
+    keys.insert(scratch.path(adapter, &chain[0].node));
+    let mut moves = Vec::new();
+    for pair in chain.windows(2) {
+        let (parent, child) = (pair[0], pair[1]);
+        let step = child.step.as_ref().expect("a step");
+        let mut passed = Vec::new();
+        adapter.inner_keys(&parent.node, step, &mut passed);
+        passed.push(scratch.path(adapter, &child.node));
+        for key in passed {
+            if !keys.insert(key) {
+                return None;
+            }
+        }
+        moves.extend(adapter.moves(&parent.node, step));
+    }
+    Some(moves)
+}
+
 /// A beam within each stage and a beam over the stages (the Python `staged_beam`): `won` or
 /// `unknown`, never `unwinnable`.
 pub fn staged_beam<A: Adapter>(
@@ -726,45 +790,55 @@ pub fn staged_beam<A: Adapter>(
         return meter.result(Verdict::Won, "", Vec::new());
     }
     let mut expansion: Vec<Child<A>> = Vec::new();
+    // A layer's new children, and their scores with their order of reaching (kept from layer
+    // to layer: their room is reused).
+    let mut children: Vec<Pending<A>> = Vec::new();
+    let mut keys: Vec<(f64, usize)> = Vec::new();
     for &(width, beam, depth) in adapter.beam_tries() {
-        let mut records: Vec<Record<A>> =
-            vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
-        let mut starts = vec![0usize];
+        let mut starts: Vec<Rc<Linked<A>>> =
+            vec![Rc::new(Linked { node: root.clone(), parent: None, step: None })];
         while !starts.is_empty() {
             let mut seen: KeyMap<u32> = KeyMap::default();
-            for &start in &starts {
-                let node = &records[start].node;
-                seen.insert(scratch.canonical(adapter, node), adapter.worse(node));
+            for start in &starts {
+                seen.insert(scratch.canonical(adapter, &start.node), adapter.worse(&start.node));
             }
-            let mut layer = starts.clone();
             let mut best = starts
                 .iter()
-                .map(|&start| adapter.score(&records[start].node))
+                .map(|start| adapter.score(&start.node))
                 .fold(f64::NEG_INFINITY, f64::max);
+            let mut layer = std::mem::take(&mut starts);
             let mut best_level = 0usize;
-            let mut candidates: Vec<Ranked> = Vec::new();
+            let mut candidates: Vec<Scored<A>> = Vec::new();
+            let mut reached = 0usize;
             let mut entered = KeySet::default();
             for level in 0..depth {
                 if level - best_level > adapter.beam_patience() || seen.len() >= budget.max_states {
                     break;
                 }
-                let mut children: Vec<Ranked> = Vec::new();
-                for &record in &layer {
+                children.clear();
+                keys.clear();
+                for record in &layer {
                     if let Some(why) = meter.expand() {
                         return meter.result(Verdict::Unknown, why, Vec::new());
                     }
-                    let here = adapter.stage(&records[record].node);
+                    let here = adapter.stage(&record.node);
                     expansion.clear();
-                    adapter.steps(&records[record].node, true, &mut expansion);
+                    adapter.steps(&record.node, true, &mut expansion);
                     for (step, child) in expansion.drain(..) {
-                        if forbidden.contains(&scratch.path(adapter, &child)) {
+                        // (No history, as from a deal: no path key to make.)
+                        if !forbidden.is_empty()
+                            && forbidden.contains(&scratch.path(adapter, &child))
+                        {
                             continue;
                         }
                         if adapter.won(&child) {
-                            records.push(Record { node: child, parent: record, step: Some(step) });
-                            let last = records.len() - 1;
+                            let last = Rc::new(Linked {
+                                node: child,
+                                parent: Some(Rc::clone(record)),
+                                step: Some(step),
+                            });
                             if let Some(moves) =
-                                line(adapter, &records, last, &forbidden, &mut scratch)
+                                linked_line(adapter, &last, &forbidden, &mut scratch)
                             {
                                 return meter.result(Verdict::Won, "", moves);
                             }
@@ -774,16 +848,22 @@ pub fn staged_beam<A: Adapter>(
                         if adapter.stage(&child) != here {
                             if entered.insert(canon) {
                                 let score = adapter.score(&child);
-                                records.push(Record {
-                                    node: child,
-                                    parent: record,
-                                    step: Some(step),
-                                });
-                                candidates.push(Ranked {
+                                candidates.push(Scored {
                                     score,
-                                    order: candidates.len(),
-                                    record: records.len() - 1,
+                                    order: reached,
+                                    record: Rc::new(Linked {
+                                        node: child,
+                                        parent: Some(Rc::clone(record)),
+                                        step: Some(step),
+                                    }),
                                 });
+                                reached += 1;
+                                if candidates.len() >= 4 * width.max(64) {
+                                    // Only the `width` best can start the next stage: the
+                                    // others go now (the same choice as at the end).
+                                    sort_scored(&mut candidates);
+                                    candidates.truncate(width);
+                                }
                             }
                             continue;
                         }
@@ -794,27 +874,42 @@ pub fn staged_beam<A: Adapter>(
                             }
                         }
                         seen.insert(canon, worse);
-                        let score = adapter.score(&child);
-                        records.push(Record { node: child, parent: record, step: Some(step) });
-                        children.push(Ranked {
-                            score,
-                            order: children.len(),
-                            record: records.len() - 1,
-                        });
+                        keys.push((adapter.score(&child), children.len()));
+                        children.push((child, Rc::clone(record), step));
                     }
                 }
-                if children.is_empty() {
+                if keys.is_empty() {
                     break;
                 }
-                sort_best_first(&mut children);
-                if children[0].score > best {
-                    best = children[0].score;
+                // The `beam` best (score, then order of reaching: a total order), found without
+                // moving the children: only those kept become records.
+                let best_first = |a: &(f64, usize), b: &(f64, usize)| {
+                    b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+                };
+                if keys.len() > beam {
+                    keys.select_nth_unstable_by(beam - 1, best_first);
+                    keys.truncate(beam);
+                }
+                keys.sort_unstable_by(best_first);
+                if keys[0].0 > best {
+                    best = keys[0].0;
                     best_level = level;
                 }
-                layer = children.iter().take(beam).map(|entry| entry.record).collect();
+                let mut rank = vec![usize::MAX; children.len()];
+                for (place, &(_, index)) in keys.iter().enumerate() {
+                    rank[index] = place;
+                }
+                let mut kept: Vec<Option<Rc<Linked<A>>>> = vec![None; keys.len()];
+                for (index, (node, parent, step)) in children.drain(..).enumerate() {
+                    if rank[index] != usize::MAX {
+                        kept[rank[index]] =
+                            Some(Rc::new(Linked { node, parent: Some(parent), step: Some(step) }));
+                    }
+                }
+                layer = kept.into_iter().map(|record| record.expect("a kept child")).collect();
             }
-            sort_best_first(&mut candidates);
-            starts = candidates.iter().take(width).map(|entry| entry.record).collect();
+            sort_scored(&mut candidates);
+            starts = candidates.into_iter().take(width).map(|entry| entry.record).collect();
         }
     }
     meter.result(Verdict::Unknown, "the staged beam found no win", Vec::new())
@@ -872,7 +967,7 @@ pub fn solver_search<A: Adapter>(
         let found = depth_first(
             adapter,
             root,
-            slice(budget, FIRST_SHARE, None),
+            slice(budget, adapter.first_share(), None),
             history,
             true,
             true,

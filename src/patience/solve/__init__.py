@@ -80,6 +80,7 @@ CORE_SOLVER_VERSIONS: dict[str, int] = {
     "leonis-own": 3,
     "accordion": 3,
     "napoleon": 4,
+    "spider": 6,
 }
 
 #: The solvers' engines: ``core`` (compiled, the default where it knows the game) and

@@ -95,7 +95,13 @@ _EXTRAS: dict[str, Callable[[Rules[Any], State], list[int]]] = {
     "leonis-own": _leonis_own_extra,
     "accordion": _no_extra,
     "napoleon": _no_extra,
+    "spider": _no_extra,
 }
+
+#: Games whose cards cross as faces (0-51, ``card % 52``): their copies are equal in play and
+#: in the engine's key, and one-suit Spider's 104 spades number up to 415, more than the byte
+#: a card crosses as.
+_AS_FACES = frozenset({"spider"})
 
 
 def available(game: str) -> bool:
@@ -127,9 +133,13 @@ def options_pairs(rules: Rules[Any]) -> list[tuple[str, str]]:
 
 def encode(rules: Rules[Any], state: State) -> Parts:
     """A state as the core reads it: piles in ``rules.pile_names`` order (card numbers, bottom
-    first), face-down counts, and the game's other numbers."""
+    first; faces for the games of ``_AS_FACES``), face-down counts, and the game's other
+    numbers."""
     names = rules.pile_names
-    piles = [[int(card) for card in state.piles[name]] for name in names]
+    if rules.name in _AS_FACES:
+        piles = [[int(card) % 52 for card in state.piles[name]] for name in names]
+    else:
+        piles = [[int(card) for card in state.piles[name]] for name in names]
     down = [state.down[name] for name in names]
     return piles, down, _EXTRAS[rules.name](rules, state)
 
