@@ -227,20 +227,27 @@ impl Klondike {
     fn moves_left(&self, node: &Node) -> u32 {
         let stock = (node.olen - node.w) as u32;
         let mut moves = node.olen as u32 + stock.div_ceil(self.draw as u32);
-        let waste = &node.order[..node.w as usize];
-        for (at, &card) in waste.iter().enumerate() {
-            if waste[..at].iter().any(|&below| suit(below) == suit(card) && below < card) {
+        // One pass each, keeping the lowest card of each suit below (waste) or the highest
+        // above (piles) so far.
+        let mut lowest_below = [u8::MAX; 4];
+        for &card in &node.order[..node.w as usize] {
+            let s = suit(card) as usize;
+            if lowest_below[s] < card {
                 moves += 1;
             }
+            lowest_below[s] = lowest_below[s].min(card);
         }
         for index in 0..7 {
             let pile = node.pile(index);
             let hidden = node.down[index] as usize;
             moves += (pile.len() + hidden) as u32;
-            for (at, &card) in pile[..hidden].iter().enumerate() {
-                if pile[at + 1..].iter().any(|&above| suit(above) == suit(card) && above > card) {
+            let mut highest_above: [Option<u8>; 4] = [None; 4];
+            for (at, &card) in pile.iter().enumerate().rev() {
+                let s = suit(card) as usize;
+                if at < hidden && highest_above[s].is_some_and(|above| above > card) {
                     moves += 1;
                 }
+                highest_above[s] = highest_above[s].max(Some(card));
             }
         }
         moves
