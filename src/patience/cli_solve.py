@@ -228,19 +228,18 @@ def autoplay_command(
         games: list[PlayedGame] = []
         for deal in deals:
             played = earlier.get(deal)
-            if played is None:
+            if played is not None:
+                line = f"deal {deal}: {played.result} (played in an earlier run)"
+            else:
                 played = play_with_hints(Game.create(first.rules, deal=deal), policy)
                 store.add(first.name, options_text, policy, played)
-            elif not as_json:
-                click.echo(f"deal {deal}: {played.result} (played in an earlier run)")
-                games.append(played)
-                continue
-            games.append(played)
-            if not as_json:
-                click.echo(
+                line = (
                     f"deal {deal}: {played.result} after {played.moves} moves "
                     f"({played.seconds:.1f} s): {played.reason}"
                 )
+            games.append(played)
+            if not as_json:
+                click.echo(line)
     finally:
         store.close()
     rate = win_rate(games)

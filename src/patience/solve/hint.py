@@ -274,9 +274,9 @@ def _sampled(
     took = time.perf_counter() - started
     if not done:
         reason = "the time ran out before a single deal of the hidden cards was judged"
-        first = _first_choice(rules, sample_world(rules, view, rng), legal)
+        first = _first_choice(rules, next(iter(worlds.values())), legal)
         return Hint(first, 0.0, 0, False, reason=reason, seconds=took)
-    progress = _progress(rules, world, candidates)
+    progress = _progress(rules, next(iter(worlds.values())), candidates)
     # Moves whose worlds won fall short of the most by no more than chance would explain (the
     # solver's short searches win a world after one move and miss it after an equivalent one)
     # count as equally good: among them progress decides, so that noise does not walk the
