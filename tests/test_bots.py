@@ -161,12 +161,16 @@ def test_table_does_not_name_a_card_laid_face_down() -> None:
 
     game = patience.new("leopard", deal=5, deals=1)  # seat 0 holds Jh and plays first
     game.push("play(card=Jh,square=0,position=5)")
-    assert _announced(game, game.move_stack[-1], viewer=1) == "play (face down)"
+    assert _announced(game, game.move_stack[-1], mover=0, viewer=1) == "play (face down)"
+    assert (
+        _announced(game, game.move_stack[-1], mover=0, viewer=0)
+        == "play(card=Jh,square=0,position=5)"
+    )
     assert len(game.move_stack) == 1  # the game is left as it was
     seat = game.current_player()
     discard = next(m for m in game.legal_moves() if m.action == "discard")
     game.push(discard)
-    assert _announced(game, discard, viewer=1 - seat) == discard.text()
+    assert _announced(game, discard, mover=seat, viewer=1 - seat) == discard.text()
 
 
 def test_win_rate_interval_is_wilsons_and_meaningful_at_the_extremes() -> None:

@@ -19,7 +19,7 @@ from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app
 from patience.solve import Hint, hint, solve
-from patience.solve.hint import _progress, has_hidden_cards, sample_world
+from patience.solve.hint import _progress, has_hidden_cards
 from patience.terminal import PlaySession
 
 with warnings.catch_warnings():
@@ -132,7 +132,7 @@ def test_sampled_worlds_show_exactly_the_view(name: str) -> None:
     view = game.view()
     assert has_hidden_cards(view)
     rules = game.rules
-    worlds = [sample_world(rules, view, random.Random(seed)) for seed in range(3)]
+    worlds = [rules.sample_state(view, random.Random(seed)) for seed in range(3)]
     for world in worlds:
         assert rules.view_json(world, 0) == rules.view_json(game.state, 0)
         assert Counter(world.all_cards()) == Counter(game.state.all_cards())

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -236,3 +237,190 @@ def test_deal_is_reproducible(name: str, deal: int, data: st.DataObject) -> None
     first = patience.new(name, deal=deal, **options)
     assert first.position() == patience.new(name, deal=deal, **options).position()
     assert first.position()["deal"] == deal
+
+
+# -- what each observer may know (issue 17: observation in the rules) -------------------------
+#
+# Independently of the games' view code, this says which cards of a position an observer may
+# not know, from the rules of RULES.md: face-down pile cards (Leoni's Own's exiles with
+# exile=choose excepted for a seat: its ruling 8), the cards under the top of a squared pile
+# (Canfield's reserve, Leoni's Own's piles 1-12), and in Leopard the stock, the other seats'
+# hands and the face-down layers laid by others. A view may then name each card at most as many
+# times as the observer may know a copy of it (two-pack games have two copies of a card).
+
+OBSERVE_MOVES = 60
+#: How often (in moves) worlds are sampled from the views (sampling costs more than viewing).
+SAMPLE_EVERY = 15
+
+
+def _squared(game: Game) -> tuple[str, ...]:
+    from patience.games.leonis_own import SQUARED
+
+    return {"canfield": ("reserve",), "leonis-own": SQUARED}.get(game.name, ())
+
+
+def secret_cards(game: Game, observer: patience.Observer) -> Counter[str]:
+    """The cards of ``game``'s position that ``observer`` may not know, with multiplicity."""
+    position = game.position()
+    secret: Counter[str] = Counter()
+    known_exiles = (
+        game.name == "leonis-own"
+        and game.options["exile"] == "choose"
+        and observer is not patience.SPECTATOR
+    )
+    for name, pile in position["piles"].items():
+        if not (known_exiles and name == "exiles"):
+            secret.update(pile["down"])
+        if name in _squared(game):
+            secret.update(pile["up"][:-1])
+    if game.name == "leopard":
+        secret.update(position["stock"])
+        for seat, hand in enumerate(position["hands"]):
+            if seat != observer:
+                secret.update(hand)
+        for square in position["squares"]:
+            for cell in square:
+                for layer in cell:
+                    if isinstance(layer, dict) and layer["by"] != observer:
+                        secret[layer["down"]] += 1
+    return secret
+
+
+def known_cards(game: Game, observer: patience.Observer) -> Counter[str]:
+    """How many copies of each card ``observer`` may know."""
+    known = Counter(str(card) for card in game.rules.deck())
+    known.subtract(secret_cards(game, observer))
+    return known
+
+
+def named_cards(data: object, cards: set[str]) -> Counter[str]:
+    """Every string of ``data`` (JSON) that is one of ``cards``, with multiplicity."""
+    found: Counter[str] = Counter()
+    if isinstance(data, str):
+        if data in cards:
+            found[data] += 1
+    elif isinstance(data, dict):
+        for value in data.values():
+            found.update(named_cards(value, cards))
+    elif isinstance(data, list):
+        for value in data:
+            found.update(named_cards(value, cards))
+    return found
+
+
+#: Every card as text (two-pack games write both copies alike).
+CARD_TEXTS = {str(patience.Card(face)) for face in range(52)}
+
+
+def check_names_only_known(what: str, data: object, known: Counter[str]) -> None:
+    for card, count in named_cards(data, CARD_TEXTS).items():
+        assert count <= known[card], f"{what} names {card} {count} time(s), known {known[card]}"
+
+
+def no_face_down_card(data: object) -> bool:
+    """True if no ``down`` part of ``data`` (a pile's list or a Leopard layer) names a card."""
+    if isinstance(data, dict):
+        down = data.get("down")
+        if isinstance(down, str) or (isinstance(down, list) and any(c is not None for c in down)):
+            return False
+        return all(no_face_down_card(value) for value in data.values())
+    if isinstance(data, list):
+        return all(no_face_down_card(value) for value in data)
+    return True
+
+
+def observers(game: Game) -> list[patience.Observer]:
+    return [*range(game.rules.players), patience.SPECTATOR]
+
+
+def check_observers(game: Game) -> None:
+    """Every observer's view and information state name only cards it may know."""
+    for observer in observers(game):
+        known = known_cards(game, observer)
+        view = game.view(observer)
+        seat_only = {key: view.pop(key) for key in ("seat", "legal_moves", "outcome")}
+        check_names_only_known(f"the view of {observer!r}", view, known)
+        for move in seat_only["legal_moves"]:
+            check_names_only_known(f"a legal move of {observer!r}", move, known)
+        state_text = json.loads(game.information_state_string(observer))
+        check_names_only_known(f"the information state of {observer!r}", state_text, known)
+        if observer is patience.SPECTATOR:
+            assert seat_only["seat"] is None
+            assert seat_only["legal_moves"] == []
+            assert no_face_down_card(view), "the spectator sees a face-down card"
+            assert all(hand is None for hand in view.get("hands", [])), "the spectator sees a hand"
+        else:
+            assert seat_only["seat"] == observer
+
+
+def check_last_move_seen(game: Game, before: dict[patience.Observer, Counter[str]]) -> None:
+    """The last move as each observer may know it names only cards it knew before the move or
+    knows after it (a card played from one's hand; a card turned up by the move)."""
+    mover = game.rules.current_player(game._stack[-1].before)
+    move = game.move_stack[-1]
+    for observer in observers(game):
+        seen = game.last_move_view(observer)
+        assert seen is not None
+        assert seen["seat"] == mover
+        assert seen["move"] == game.rules.move_view(game.state, move, mover, observer)
+        known = known_cards(game, observer) | before[observer]
+        check_names_only_known(f"the last move as {observer!r} sees it", seen["move"], known)
+
+
+def check_sampled_worlds(game: Game, rng: random.Random, expected: list[int]) -> None:
+    """A world sampled from any observer's view holds every card once and looks the same."""
+    rules = game.rules
+    for observer in observers(game):
+        view = game.view(observer)
+        world = rules.sample_state(view, rng)
+        assert sorted(world.all_cards()) == expected, "a sampled world lost or doubled a card"
+        seen_there = rules.view_json(world, observer)
+        seen_here = rules.view_json(game.state, observer)
+        if game.name == "leonis-own":
+            # Its standstill notes name cards under the squared piles: a world has none (the
+            # view says only how many there are); the solvers search such worlds.
+            seen_there.pop("notes_made")
+            seen_here.pop("notes_made")
+        assert seen_there == seen_here, f"a world sampled for {observer!r} looks different"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@given(
+    deal=st.integers(0, MAX_DEAL),
+    rng=st.randoms(use_true_random=False),
+    moves=st.integers(0, OBSERVE_MOVES),
+    data=st.data(),
+)
+def test_no_observer_is_shown_a_card_it_may_not_know(
+    name: str, deal: int, rng: random.Random, moves: int, data: st.DataObject
+) -> None:
+    options = data.draw(game_options(name), label="options")
+    game = patience.new(name, deal=deal, **options)
+    expected = expected_cards(game)
+    check_observers(game)
+    check_sampled_worlds(game, rng, expected)
+    for number in range(1, moves + 1):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        before = {observer: known_cards(game, observer) for observer in observers(game)}
+        game.push(rng.choice(legal))
+        check_observers(game)
+        check_last_move_seen(game, before)
+        if number % SAMPLE_EVERY == 0:
+            check_sampled_worlds(game, rng, expected)
+    check_sampled_worlds(game, rng, expected)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_seat_number_that_is_no_seat_is_refused(name: str) -> None:
+    game = patience.new(name, deal=1)
+    before = game.position()
+    for seat in (-1, game.rules.players, True, "0", None):
+        with pytest.raises(patience.ObserverError, match=r"seat|SPECTATOR"):
+            game.view(seat)
+        with pytest.raises(patience.ObserverError):
+            game.information_state_string(seat)
+        with pytest.raises(patience.ObserverError):
+            game.rules.view_json(game.state, seat)
+    assert game.position() == before

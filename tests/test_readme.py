@@ -14,6 +14,16 @@ def test_readme_examples_run() -> None:
     assert result.failed == 0
 
 
+def test_docs_examples_run() -> None:
+    """The examples of the observation API (docs/formats.md) and of the bots (docs/bots.md)."""
+    for name in ("formats.md", "bots.md"):
+        result = doctest.testfile(
+            str(ROOT / "docs" / name), module_relative=False, optionflags=doctest.ELLIPSIS
+        )
+        assert result.attempted >= 5, name
+        assert result.failed == 0, name
+
+
 def test_module_doctests() -> None:
     import patience.cards
     import patience.deals

@@ -14,13 +14,25 @@ from __future__ import annotations
 
 from .cards import Card, CardError, Colour, Rank, Suit
 from .deals import DealError
-from .engine import Game, IllegalMove, Outcome, PositionError, Rules, State
+from .engine import (
+    SPECTATOR,
+    Game,
+    IllegalMove,
+    Observer,
+    ObserverError,
+    Outcome,
+    PositionError,
+    Rules,
+    Spectator,
+    State,
+)
 from .games import GAMES, UnknownGame, get_rules
 from .moves import Move, MoveSyntaxError
 from .options import OptionError
 
 __all__ = [
     "GAMES",
+    "SPECTATOR",
     "Card",
     "CardError",
     "Colour",
@@ -29,11 +41,14 @@ __all__ = [
     "IllegalMove",
     "Move",
     "MoveSyntaxError",
+    "Observer",
+    "ObserverError",
     "OptionError",
     "Outcome",
     "PositionError",
     "Rank",
     "Rules",
+    "Spectator",
     "State",
     "Suit",
     "UnknownGame",

@@ -43,32 +43,13 @@ seed_option = click.option(
 )
 
 
-def _announced(game: Game, move: Move, viewer: int) -> str:
-    """A move as ``viewer`` may learn it: a card that stays hidden from him (Leopard's jacks
-    and queens laid face down) is not named."""
-    card = move.arg("card")
-    if not isinstance(card, str):
-        return move.text()
-    return move.text() if _card_became_visible(game, card, viewer) else f"{move.action} (face down)"
-
-
-def _count_card(data: object, card: str) -> int:
-    if isinstance(data, str):
-        return int(data == card)
-    if isinstance(data, dict):
-        return sum(_count_card(value, card) for value in data.values())
-    if isinstance(data, list):
-        return sum(_count_card(value, card) for value in data)
-    return 0
-
-
-def _card_became_visible(game: Game, card: str, viewer: int) -> bool:
-    """Whether the last move showed ``card`` to ``viewer`` (compares his view before and after
-    the move; the game is left as it was)."""
-    move = game.pop()
-    before = _count_card(game.view(viewer), card)
-    game.push(move)
-    return _count_card(game.view(viewer), card) > before
+def _announced(game: Game, move: Move, mover: int, viewer: int) -> str:
+    """A move as ``viewer`` may learn it (:meth:`Rules.move_view`): a card that stays hidden
+    from him (Leopard's jacks and queens laid face down) is not named."""
+    seen = game.rules.move_view(game.state, move, mover, viewer)
+    if "card" in seen and seen["card"] is None:
+        return f"{move.action} (face down)"
+    return move.text()
 
 
 def _seat_names(text: str, players: int) -> list[str]:
@@ -111,7 +92,7 @@ def run_table(
     def on_move(game: Game, seat: int, move: Move, forced: list[Move]) -> None:
         if announce_moves and names[seat] != "human":
             # Several humans share one screen anyway; name only what the first of them may see.
-            shown = _announced(game, move, humans[0] if humans else seat)
+            shown = _announced(game, move, seat, humans[0] if humans else seat)
             console.print(Text(f"seat {seat} ({names[seat]}) plays {shown}", style="cyan"))
         for points in deal_scores(forced):
             deals.append(points)

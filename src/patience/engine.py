@@ -11,11 +11,13 @@ The engine knows nothing of the command line, the web or storage.
 from __future__ import annotations
 
 import abc
+import enum
 import json
 import random
+from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeAlias, TypeVar
 
 from . import jsontext
 from .cards import Card, CardError, packs
@@ -25,11 +27,15 @@ from .options import Option, OptionValue, format_options, validate
 
 __all__ = [
     "POSITION_VERSION",
+    "SPECTATOR",
     "Game",
     "IllegalMove",
+    "Observer",
+    "ObserverError",
     "Outcome",
     "PositionError",
     "Rules",
+    "Spectator",
     "State",
 ]
 
@@ -50,6 +56,30 @@ class IllegalMove(ValueError):
 
 class PositionError(ValueError):
     """A position JSON that is malformed or impossible for its game."""
+
+
+class ObserverError(ValueError):
+    """An observer that is neither a seat of the game nor :data:`SPECTATOR`."""
+
+
+class Spectator(enum.Enum):
+    """The one observer who holds no seat: he sees what every seat sees and nothing more (no
+    hand, no face-down card, no legal moves). Use :data:`SPECTATOR`, never a seat number."""
+
+    SPECTATOR = "spectator"
+
+    def __repr__(self) -> str:
+        return "SPECTATOR"
+
+
+#: The spectator observer (:class:`Spectator`): what anybody watching the table may see.
+SPECTATOR: Final = Spectator.SPECTATOR
+
+#: Who looks at a state: a seat number (0 first) or :data:`SPECTATOR`.
+Observer: TypeAlias = int | Spectator
+
+#: The parts of a view (:meth:`Game.view`) that are about the observer, not the position.
+VIEW_ONLY: Final = ("seat", "legal_moves", "outcome")
 
 
 @dataclass
@@ -259,8 +289,27 @@ class Rules(abc.ABC, Generic[S]):
         """Build a state from the piles of a position JSON and its other parts; check that the
         position is possible for this game and raise :class:`PositionError` if not."""
 
-    def view_piles(self, state: S, seat: int) -> dict[str, JSON]:
-        """Piles as ``seat`` sees them: face-down cards are ``null``."""
+    # -- observation: what a seat or a spectator may know (docs/formats.md, "View JSON") ---
+
+    def check_observer(self, observer: object) -> Observer:
+        """``observer`` if it is a seat of this game (0 to ``players - 1``) or
+        :data:`SPECTATOR`; else :class:`ObserverError` saying what is allowed."""
+        if observer is SPECTATOR:
+            return SPECTATOR
+        seats = self.players
+        if isinstance(observer, bool) or not isinstance(observer, int):
+            raise ObserverError(
+                f"an observer is a seat number (0 to {seats - 1}) or SPECTATOR, not {observer!r}"
+            )
+        if not 0 <= observer < seats:
+            raise ObserverError(
+                f"{self.name} has no seat {observer}: its seats are 0 to {seats - 1} "
+                "(someone watching without a seat is SPECTATOR, not a seat number)"
+            )
+        return observer
+
+    def view_piles(self, state: S, observer: Observer) -> dict[str, JSON]:
+        """Piles as ``observer`` sees them: face-down cards are ``null``."""
         return {
             name: {
                 "down": [None] * state.down[name],
@@ -269,15 +318,67 @@ class Rules(abc.ABC, Generic[S]):
             for name in self.pile_names
         }
 
-    def view_json(self, state: S, seat: int) -> JSON:
-        """The position as ``seat`` may see it, without the seat's legal moves and the outcome
-        (:meth:`Game.view` adds those). The default hides face-down pile cards; games with
-        hidden parts beside the piles (hands, a stock kept apart) override this and must never
-        put into it a card that ``seat`` may not see."""
+    def view_parts(self, state: S, observer: Observer) -> JSON:
+        """The view of ``state`` for ``observer`` (already checked), without the parts
+        :meth:`Game.view` adds. The default is the position without its deal number, the piles
+        as :meth:`view_piles` gives them. Games with hidden parts beside the piles (hands, a
+        stock kept apart, notes) override this and must never put into it a card that
+        ``observer`` may not know; :data:`SPECTATOR` knows only what every seat knows."""
         data = self.position_json(state, None)
         data.pop("deal", None)
-        data["piles"] = self.view_piles(state, seat)
+        data["piles"] = self.view_piles(state, observer)
         return data
+
+    def view_json(self, state: S, observer: Observer) -> JSON:
+        """The position as ``observer`` (a seat or :data:`SPECTATOR`) may see it, without the
+        legal moves and the outcome (:meth:`Game.view` adds those). Every card the observer may
+        not know is ``null``. Raises :class:`ObserverError` for a seat the game does not have."""
+        return self.view_parts(state, self.check_observer(observer))
+
+    def move_view(self, state: S, move: Move, mover: int, observer: Observer) -> JSON:
+        """``move``, just made by seat ``mover`` and leading to ``state``, as ``observer`` may
+        know it: its JSON form (docs/notation.md) with every card the observer may not know
+        ``null``. By default a move names only cards that everybody sees; games whose moves lay
+        cards face down (Leopard's jacks and queens) override this."""
+        self.check_observer(observer)
+        return dict(move.to_json())
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
+        """A full state consistent with ``view`` (from :meth:`Game.view` or :meth:`view_json`,
+        for a seat or the spectator): the cards it does not name dealt at random by ``rng``.
+        Search code (hints, ISMCTS bots) plans in such worlds, so it never sees a hidden card.
+
+        The default shuffles the cards of the deck that the view names nowhere into its
+        ``null`` pile places, which is all that most patience games hide (face-down cards,
+        squared piles); games with hidden parts beside the piles (hands, a stock kept apart)
+        override it. Raises :class:`PositionError` when the view hides more than its piles."""
+        unseen = Counter(str(card) for card in self.deck())
+        places = 0
+        for pile in view["piles"].values():
+            for part in ("down", "up"):
+                for card in pile.get(part, []):
+                    if card is None:
+                        places += 1
+                    else:
+                        unseen[card] -= 1
+        cards = sorted(unseen.elements())
+        if len(cards) != places or any(count < 0 for count in unseen.values()):
+            raise PositionError(
+                f"the view of {self.name} hides {places} cards but {len(cards)} are unseen: "
+                "it hides cards outside its piles, which the default sampler cannot deal"
+            )
+        rng.shuffle(cards)
+        dealt = iter(cards)
+        piles = {
+            name: {
+                part: [next(dealt) if card is None else card for card in pile.get(part, [])]
+                for part in ("down", "up")
+            }
+            for name, pile in view["piles"].items()
+        }
+        position = {key: value for key, value in view.items() if key not in VIEW_ONLY}
+        position["piles"] = piles
+        return self.state_from_json(position)
 
     def parse_text(self, state: S, text: str) -> Move | None:
         """A move written in the game's own short notation (``Th 0 5`` in Leopard), or None to
@@ -323,15 +424,10 @@ class Rules(abc.ABC, Generic[S]):
         outcome = self.finished(state)
         return [1.0 if outcome is not None and outcome.result == "won" else 0.0]
 
-    def information_state_string(self, state: S, seat: int) -> str:
-        """All that ``seat`` knows of ``state``, as text (its view, canonical JSON)."""
-        return json.dumps(self.view_json(state, seat), sort_keys=True, separators=(",", ":"))
-
-    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
-        """A full state consistent with a seat's ``view`` (from :meth:`Game.view`): the
-        hidden cards dealt at random by ``rng`` (a :class:`random.Random`). Search bots
-        (ISMCTS) plan in such sampled worlds, so they never see the real hidden cards."""
-        raise NotImplementedError(f"{self.name} has no sampler of hidden cards")
+    def information_state_string(self, state: S, observer: Observer) -> str:
+        """All that ``observer`` (a seat or :data:`SPECTATOR`) knows of ``state``, as text
+        (its view, canonical JSON)."""
+        return json.dumps(self.view_json(state, observer), sort_keys=True, separators=(",", ":"))
 
     def evaluate(self, state: S, seat: int) -> float:
         """A quick estimate of how good ``state`` is for ``seat`` (higher is better): greedy
@@ -721,15 +817,28 @@ class Game:
         """The exact position as JSON, hidden cards included (docs/formats.md)."""
         return self.rules.position_json(self.state, self.deal)
 
-    def view(self, seat: int = 0) -> JSON:
-        """What ``seat`` may see: the position with every hidden card ``null``, plus the seat and
-        its legal moves (JSON form) when it is that seat's turn."""
-        data = self.rules.view_json(self.state, seat)
+    def view(self, observer: Observer = 0) -> JSON:
+        """What ``observer`` (a seat, or :data:`SPECTATOR`) may see: the position with every
+        card it may not know ``null``, plus ``seat`` (``null`` for the spectator), its legal
+        moves (JSON form) when it is that seat's turn, and the outcome. Raises
+        :class:`ObserverError` for a seat the game does not have."""
+        data = self.rules.view_json(self.state, observer)
+        seat = None if observer is SPECTATOR else observer
         data["seat"] = seat
-        your_turn = self.current_player() == seat
+        your_turn = seat is not None and self.current_player() == seat
         data["legal_moves"] = [move.to_json() for move in self.legal_moves()] if your_turn else []
         data["outcome"] = self.outcome().to_json()
         return data
+
+    def last_move_view(self, observer: Observer) -> JSON | None:
+        """The last player move as ``observer`` may know it (:meth:`Rules.move_view`):
+        ``{"seat": MOVER, "move": MOVE_JSON}``, or None before the first move."""
+        if not self._stack:
+            return None
+        step = self._stack[-1]
+        mover = self.rules.current_player(step.before)
+        move = self.rules.move_view(self.state, step.move, mover, observer)
+        return {"seat": mover, "move": move}
 
     # -- the vocabulary of search and learning code (OpenSpiel's names) --------------------
 
@@ -749,9 +858,10 @@ class Game:
         """Each seat's payoff once the game is over (see :meth:`Rules.returns`)."""
         return self.rules.returns(self.state)
 
-    def information_state_string(self, seat: int) -> str:
-        """All that ``seat`` knows now, as text (its view as canonical JSON)."""
-        return self.rules.information_state_string(self.state, seat)
+    def information_state_string(self, observer: Observer) -> str:
+        """All that ``observer`` (a seat or :data:`SPECTATOR`) knows now, as text (its view as
+        canonical JSON)."""
+        return self.rules.information_state_string(self.state, observer)
 
     def replay_moves(self, moves: Iterable[Move | str]) -> None:
         """Push several moves in order (stops at the first illegal one, raising)."""

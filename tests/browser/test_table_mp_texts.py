@@ -54,10 +54,7 @@ def page(browser: Any, server_url: str) -> Iterator[Any]:
 
 def view_of(game: patience.Game, seat: int | None) -> dict[str, Any]:
     """What the server sends ``seat`` (None: a spectator) as ``view``."""
-    view = game.view(-1 if seat is None else seat)
-    if seat is None:
-        view["seat"] = None
-    return view
+    return game.view(patience.SPECTATOR if seat is None else seat)
 
 
 def render(page: Any, module: str, game: patience.Game, seat: int | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import IS_RED, RANK_OF, SUIT_OF, Card, Rank, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, State
+from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
 from .common import (
@@ -395,10 +395,10 @@ class Canfield(PileMoveRules[CanfieldState]):
 
     # -- views and positions ---------------------------------------------------------------------
 
-    def view_piles(self, state: CanfieldState, seat: int) -> dict[str, JSON]:
+    def view_piles(self, state: CanfieldState, observer: Observer) -> dict[str, JSON]:
         """The default view, but the squared reserve shows only its top card: the cards under it
         are ``null`` (they lie face up, so they stay in ``up``), which keeps its count visible."""
-        piles = super().view_piles(state, seat)
+        piles = super().view_piles(state, observer)
         reserve = state.piles["reserve"]
         piles["reserve"] = {
             "down": [],

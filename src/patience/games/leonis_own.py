@@ -27,7 +27,7 @@ from typing import Any
 
 from ..cards import RANK_OF, SUIT_OF, Card, CardError, Rank, Suit, pack
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, SPECTATOR, IllegalMove, Observer, Outcome, PositionError, Rules, State
 from ..moves import Move, register_action
 from ..options import Option
 from .common import check_pile_name, numbered, unknown_action
@@ -632,28 +632,29 @@ class LeonisOwn(Rules[LeonisOwnState]):
 
     # -- the view and positions --------------------------------------------------------------
 
-    def view_piles(self, state: LeonisOwnState, seat: int) -> dict[str, JSON]:
+    def view_piles(self, state: LeonisOwnState, observer: Observer) -> dict[str, JSON]:
         """The default view, but piles 1-12 are squared: only their top card is seen, the cards
         under it are ``null`` (they lie face up, so they stay in ``up``), keeping the count.
 
         With ``exile=choose`` the face-down exiles are named (ruling 8): RULES.md gives the
-        player the choice because "he saw them all while dealing", so he picks knowing them.
+        player the choice because "he saw them all while dealing", so he picks knowing them;
+        a spectator did not deal, and sees them face down.
         """
-        piles = super().view_piles(state, seat)
+        piles = super().view_piles(state, observer)
         for name in SQUARED:
             cards = state.piles[name]
             piles[name] = {
                 "down": [],
                 "up": [None] * (len(cards) - 1) + [str(cards[-1])] if cards else [],
             }
-        if self.choose:
+        if self.choose and observer is not SPECTATOR:
             piles[EXILES] = {"down": [str(card) for card in state.piles[EXILES]], "up": []}
         return piles
 
-    def view_json(self, state: LeonisOwnState, seat: int) -> JSON:
+    def view_parts(self, state: LeonisOwnState, observer: Observer) -> JSON:
         """The default view without the standstill notes, which name the cards under the
         squared piles (ruling 2): only how many notes this deal has made is shown."""
-        data = super().view_json(state, seat)
+        data = super().view_parts(state, observer)
         data.pop("notes", None)
         data["notes_made"] = len(state.notes)
         return data

@@ -26,7 +26,7 @@ from typing import Any, Self
 
 from ..cards import Card, CardError
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, Rules, State
 from ..moves import Move, register_action
 from ..options import Option, OptionError, OptionValue
 
@@ -695,11 +695,12 @@ class Leopard(Rules[LeopardState]):
 
     # -- positions and views -----------------------------------------------------------------
 
-    def _layer_json(self, layer: int, seat: int | None) -> object:
+    def _layer_json(self, layer: int, observer: Observer | None) -> object:
+        """A layer of a square as ``observer`` sees it (None: the exact position)."""
         if layer < DOWN:
             return _TEXT[layer]
         by = layer >> SEAT_SHIFT
-        card = str(Card(layer & (DOWN - 1))) if seat is None or seat == by else None
+        card = str(Card(layer & (DOWN - 1))) if observer is None or observer == by else None
         return {"down": card, "by": by}
 
     def _common_json(self, state: LeopardState) -> JSON:
@@ -715,9 +716,11 @@ class Leopard(Rules[LeopardState]):
             "declarers": [d if d >= 0 else None for d in state.declarers],
         }
 
-    def _squares_json(self, state: LeopardState, seat: int | None) -> list[list[list[object]]]:
+    def _squares_json(
+        self, state: LeopardState, observer: Observer | None
+    ) -> list[list[list[object]]]:
         return [
-            [[self._layer_json(layer, seat) for layer in cell] for cell in square]
+            [[self._layer_json(layer, observer) for layer in cell] for cell in square]
             for square in state.squares
         ]
 
@@ -730,24 +733,34 @@ class Leopard(Rules[LeopardState]):
             data["single_deal"] = True
         return data
 
-    def view_json(self, state: LeopardState, seat: int) -> JSON:
-        """What ``seat`` sees: its own hand, the sizes of the others and of the stock, every
-        square with what lies under each card, face-down cards as ``{"down": null, "by": S}``
-        unless ``seat`` laid them, and the discards."""
+    def view_parts(self, state: LeopardState, observer: Observer) -> JSON:
+        """What ``observer`` sees: a seat its own hand (a spectator none), the sizes of every
+        hand and of the stock, every square with what lies under each card, face-down cards
+        as ``{"down": null, "by": S}`` unless ``observer`` is seat S, and the discards."""
         data: JSON = {
             "version": 1,
             "game": self.name,
             "options": dict(self.options),
-            "piles": self.view_piles(state, seat),
+            "piles": self.view_piles(state, observer),
             **self._common_json(state),
         }
         data["stock"] = len(state.stock)
         data["hands"] = [
-            [_TEXT[card] for card in hand] if index == seat else None
+            [_TEXT[card] for card in hand] if index == observer else None
             for index, hand in enumerate(state.hands)
         ]
         data["hand_sizes"] = [len(hand) for hand in state.hands]
-        data["squares"] = self._squares_json(state, seat)
+        data["squares"] = self._squares_json(state, observer)
+        return data
+
+    def move_view(self, state: LeopardState, move: Move, mover: int, observer: Observer) -> JSON:
+        """A jack or a queen played lies face down: only the seat who laid it knows which card
+        it is (its ``card`` is ``null`` for everybody else, as in the squares of the view)."""
+        data = super().move_view(state, move, mover, observer)
+        card = move.arg("card")
+        hidden = move.action == "play" and isinstance(card, str) and _face(card) % 13 in (10, 11)
+        if hidden and observer != mover:
+            data["card"] = None
         return data
 
     def from_json_parts(
@@ -871,8 +884,9 @@ class Leopard(Rules[LeopardState]):
         """A state consistent with ``view``: the unseen cards (other hands, the stock, the
         face-down cards others laid) dealt at random; a face-down card laid in another side's
         square is a jack, one in the layer's own square a jack or a queen. The state ends with
-        the deal (``single_deal``): the next deal's cards are unknown to everyone."""
-        seat = int(view["seat"])
+        the deal (``single_deal``): the next deal's cards are unknown to everyone. A spectator's
+        view (``seat`` null) names no hand: every hand is dealt."""
+        seat = None if view.get("seat") is None else int(view["seat"])
         used: set[int] = set()
 
         def take(text: str) -> int:
@@ -882,7 +896,7 @@ class Leopard(Rules[LeopardState]):
             return value
 
         discards = [Card(take(text)) for text in view["piles"]["discards"]["up"]]
-        own_hand = [take(text) for text in view["hands"][seat]]
+        own_hand = [] if seat is None else [take(text) for text in view["hands"][seat]]
         squares: list[list[list[int]]] = []
         unknown: list[tuple[list[int], int, int]] = []  # (cell, layer index, laid by)
         for square in view["squares"]:

@@ -48,7 +48,7 @@ from .. import record
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import Game, IllegalMove, Rules
+from ..engine import SPECTATOR, Game, IllegalMove, Rules
 from ..games import GAMES, get_rules, resolve_name
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
@@ -254,16 +254,14 @@ class SharedTable:
 
 
 def _public_move(table: SharedTable, viewer: int | None) -> dict[str, Any] | None:
-    """The last move as ``viewer`` may know it: a face-down Leopard card laid by another seat
-    is ``null`` (the view shows only its back)."""
+    """The last move as ``viewer`` (None: a spectator) may know it, as the rules say
+    (:meth:`Rules.move_view`: a card laid face down by another seat is ``null``)."""
     if table.last is None:
         return None
     seat, move = table.last
-    data: dict[str, Any] = dict(move.to_json())
-    face_down = table.game.name == "leopard" and str(move.arg("card"))[:1] in ("J", "Q")
-    if move.action == "play" and face_down and viewer != seat:
-        data["card"] = None
-    return {"seat": seat, "move": data}
+    game = table.game
+    observer = SPECTATOR if viewer is None else viewer
+    return {"seat": seat, "move": game.rules.move_view(game.state, move, seat, observer)}
 
 
 class SharedTables:
@@ -424,12 +422,8 @@ class SharedTables:
     def state(self, table: SharedTable, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent: its view and the table's facts."""
         game = table.game
-        if seat is None:
-            # Seat -1 holds nothing: every hand and face-down card is hidden, no legal moves.
-            view = game.view(-1)
-            view["seat"] = None
-        else:
-            view = game.view(seat)
+        # A spectator's view has no hand, no face-down card and no legal moves; "seat" is null.
+        view = game.view(SPECTATOR if seat is None else seat)
         now = time.time()
         over = game.is_over()
         return {

@@ -16,12 +16,11 @@ import json
 import math
 import random
 import time
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import Game, PositionError, Rules, State
+from ..engine import Game, Rules, State
 from ..moves import Move
 from ..stats import Interval
 
@@ -32,7 +31,6 @@ __all__ = [
     "Hint",
     "has_hidden_cards",
     "hint",
-    "sample_world",
 ]
 
 #: Worlds sampled per hint by default.
@@ -47,9 +45,6 @@ DEFAULT_NODES: int | None = 3000
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
 PYTHON_NODES = 200
-
-#: The parts of :meth:`Game.view` that are about the seat, not the position.
-_VIEW_ONLY = ("seat", "legal_moves", "outcome")
 
 
 @dataclass(frozen=True)
@@ -118,46 +113,6 @@ def has_hidden_cards(view: Mapping[str, Any]) -> bool:
         for part in ("down", "up")
         for card in pile.get(part, [])
     )
-
-
-def sample_world(rules: Rules[Any], view: Mapping[str, Any], rng: random.Random) -> State:
-    """A full state consistent with ``view``, its hidden cards dealt at random by ``rng``.
-
-    A game's own :meth:`Rules.sample_state` is used when it has one (the games the bots play);
-    otherwise the cards seen nowhere in the view are shuffled into its ``null`` places, which
-    is all that a one-player game hides (face-down cards, squared piles).
-    """
-    if type(rules).sample_state is not Rules.sample_state:
-        sampled: State = rules.sample_state(view, rng)
-        return sampled
-    unseen = Counter(str(card) for card in rules.deck())
-    places = 0
-    for pile in view["piles"].values():
-        for part in ("down", "up"):
-            for card in pile.get(part, []):
-                if card is None:
-                    places += 1
-                else:
-                    unseen[card] -= 1
-    cards = sorted(unseen.elements())
-    if len(cards) != places or any(count < 0 for count in unseen.values()):
-        raise PositionError(
-            f"the view of {rules.name} hides {places} cards but {len(cards)} are unseen: "
-            "it hides cards outside its piles, which this sampler cannot deal"
-        )
-    rng.shuffle(cards)
-    dealt = iter(cards)
-    piles = {
-        name: {
-            part: [next(dealt) if card is None else card for card in pile.get(part, [])]
-            for part in ("down", "up")
-        }
-        for name, pile in view["piles"].items()
-    }
-    position = {key: value for key, value in view.items() if key not in _VIEW_ONLY}
-    position["piles"] = piles
-    world: State = rules.state_from_json(position)
-    return world
 
 
 def hint(
@@ -251,7 +206,7 @@ def _sampled(
     deadline = None if seconds is None else started + seconds
     worlds: dict[str, State] = {}
     for _ in range(samples):
-        world = sample_world(rules, view, rng)
+        world = rules.sample_state(view, rng)
         # The same world dealt twice (few hidden cards) would only weigh it twice.
         worlds.setdefault(json.dumps(rules.position_json(world, None), sort_keys=True), world)
     candidates = _candidates(rules, list(worlds.values()), legal)
