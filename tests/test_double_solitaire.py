@@ -709,3 +709,13 @@ def test_ismcts_moves_take_under_a_few_seconds() -> None:
     start = time.thread_time()
     assert bot.choose(view) in game.legal_moves()
     assert time.thread_time() - start < 6.0
+
+
+def test_answers_to_a_stop_are_an_enum_and_moves_hold_text() -> None:
+    from patience.games.double_solitaire import LET_PASS, STOP, Answer
+
+    assert [str(answer) for answer in Answer] == ["stop", "let-pass"]
+    assert Move.parse("stop") == STOP
+    assert LET_PASS.action == Answer.LET_PASS
+    assert type(STOP.action) is str  # moves print and compare as plain text
+    assert json.dumps(STOP.to_json()) == '{"action": "stop"}'

@@ -325,3 +325,63 @@ def test_is_legal_accepts_the_json_form() -> None:
     game = patience.new("klondike", deal=7)
     assert game.is_legal({"from": "t7", "to": "f1"})
     assert not game.is_legal({"from": "t1", "to": "t2"})
+
+
+# -- types that say what they mean (issue 17) --------------------------------------------------
+
+
+def test_results_are_an_enum_that_reads_and_writes_as_text() -> None:
+    from patience.engine import Result
+
+    outcome = Outcome("won", "all 52 cards are on the foundations")
+    assert outcome.result is Result.WON
+    assert outcome.result == "won"
+    assert json.dumps(outcome.to_json()) == (
+        '{"result": "won", "reason": "all 52 cards are on the foundations"}'
+    )
+    assert Outcome.from_json({"result": "draw"}).result is Result.DRAW
+    with pytest.raises(ValueError, match="ongoing, won, lost, draw, not 'tied'"):
+        Outcome("tied")  # type: ignore[arg-type]
+    game = patience.new("klondike", deal=7)
+    game.resign()
+    assert game.outcome().result is Result.LOST
+    assert json.dumps(game.view()["outcome"]) == '{"result": "lost", "reason": "resigned"}'
+
+
+def test_games_are_equal_by_value() -> None:
+    first = patience.new("klondike", deal=7, draw=1)
+    second = patience.new("klondike", deal=7, draw=1)
+    assert first == second
+    assert first != patience.new("klondike", deal=8, draw=1)
+    assert first != patience.new("klondike", deal=7, draw=3)
+    assert first != patience.new("spider", deal=7)
+    assert first != "klondike"
+    first.push("stock")
+    assert first != second
+    second.push("stock")
+    assert first == second
+    # A redo left after an undo is not part of the value; a resignation is.
+    first.pop()
+    second.pop()
+    assert first.can_redo()
+    assert first == patience.new("klondike", deal=7, draw=1)
+    first.resign()
+    assert first != second
+    first.take_back_resignation()
+    assert first == second
+    # The same position reached from a position JSON is another game: no deal, no history.
+    loaded = Game.from_position({**second.position(), "deal": None})
+    assert loaded != second
+    assert loaded == Game.from_position({**second.position(), "deal": None})
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(first)
+
+
+def test_games_of_two_packs_and_several_seats_compare_by_value() -> None:
+    first = patience.new("leopard", deal=5, deals=1)
+    second = patience.new("leopard", deal=5, deals=1)
+    assert first == second
+    first.push("play(card=Jh,square=0,position=5)")
+    assert first != second
+    second.push("play(card=Jh,square=0,position=5)")
+    assert first == second

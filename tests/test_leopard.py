@@ -347,3 +347,16 @@ def test_integer_actions_round_trip() -> None:
     assert DECLARE not in game.legal_actions()
     assert DRAW not in game.legal_actions()
     assert game.information_state_string(0) != game.information_state_string(1)
+
+
+def test_phases_are_an_enum_written_as_text() -> None:
+    from patience.games.leopard import Phase
+
+    data = position([DANILOV, KABANOV], phase="start", options={"deals": 1})
+    game = Game.from_position(data)
+    assert game.state.phase is Phase.START
+    assert game.position()["phase"] == "start"
+    assert json.loads(json.dumps(game.position())) == game.position()
+    assert '"phase": "start"' in json.dumps(game.view(1))
+    with pytest.raises(patience.PositionError, match="'phase' is one of start, answer, play, over"):
+        Game.from_position({**data, "phase": "thinking"})

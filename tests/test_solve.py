@@ -507,3 +507,15 @@ def test_solve_command_counts_a_cpu_budget() -> None:
     answer = json.loads(result.output)
     assert answer["result"] in ("won", "unwinnable", "unknown")
     assert answer["seconds"] <= 5
+
+
+@pytest.mark.parametrize("engine", ["core", "python"])
+def test_verdicts_are_an_enum_written_as_text(engine: str) -> None:
+    from patience.solve import Verdict
+
+    won = solve(patience.new("klondike", deal=7, draw=1), nodes=200_000, engine=engine)
+    assert won.result is Verdict.WON
+    assert json.loads(json.dumps(won.to_json()))["result"] == "won"
+    cut = solve(patience.new("klondike", deal=3, draw=3), nodes=10, engine=engine)
+    assert cut.result is Verdict.UNKNOWN
+    assert cut.result == "unknown"

@@ -17,7 +17,18 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, Self, TypeAlias, TypeVar
+from typing import (
+    Any,
+    ClassVar,
+    Final,
+    Generic,
+    NotRequired,
+    Self,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    cast,
+)
 
 from . import jsontext
 from .cards import Card, CardError, packs
@@ -33,15 +44,75 @@ __all__ = [
     "Observer",
     "ObserverError",
     "Outcome",
+    "OutcomeJSON",
+    "PileJSON",
     "PositionError",
+    "PositionJSON",
+    "Result",
     "Rules",
     "Spectator",
     "State",
+    "ViewJSON",
 ]
 
 POSITION_VERSION = 1
 
+#: A JSON object whose keys depend on the game (a game's parts beside the piles, a view
+#: before :meth:`Game.view` completes it).
 JSON = dict[str, Any]
+
+
+class Result(enum.StrEnum):
+    """How a game stands (an :class:`Outcome`'s ``result``). A ``str``: it compares equal to,
+    and is written in JSON as, its value (``"won"``)."""
+
+    ONGOING = "ongoing"
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+
+
+class PileJSON(TypedDict):
+    """A pile in a position or view: its face-down then face-up cards, bottom to top (``null``
+    for a card the observer may not know, in a view)."""
+
+    down: list[str | None]
+    up: list[str | None]
+
+
+class PositionJSON(TypedDict):
+    """The keys every position JSON has (docs/formats.md, "Position JSON"). Each game adds its
+    own parts beside ``piles`` (docs/rules/): a TypedDict of Python 3.11 cannot say "and other
+    keys", so those are read as from any mapping."""
+
+    version: int
+    game: str
+    options: dict[str, OptionValue]
+    deal: int | None
+    piles: dict[str, PileJSON]
+
+
+class OutcomeJSON(TypedDict):
+    """An outcome as JSON (docs/formats.md, "Outcome JSON"): absent parts are left out."""
+
+    result: Result
+    reason: NotRequired[str]
+    winner: NotRequired[int]
+    scores: NotRequired[list[int]]
+    score: NotRequired[int]
+
+
+class ViewJSON(TypedDict):
+    """The keys every view JSON has (docs/formats.md, "View JSON"); games' own parts ride
+    along as in :class:`PositionJSON`."""
+
+    version: int
+    game: str
+    options: dict[str, OptionValue]
+    piles: dict[str, PileJSON]
+    seat: int | None
+    legal_moves: list[dict[str, Any]]
+    outcome: OutcomeJSON
 
 
 class IllegalMove(ValueError):
@@ -137,27 +208,38 @@ class State:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game stands: ``result`` is ``ongoing``, ``won``, ``lost`` or ``draw``.
+    """How a game stands: ``result`` is a :class:`Result` (``ongoing``, ``won``, ``lost`` or
+    ``draw``; its text is accepted too and made a :class:`Result`).
 
     ``reason`` says why the game ended; ``winner`` is the winning seat of a multi-player game;
     ``scores`` holds each seat's (or side's) score where the game keeps one, and ``score`` a
     one-player game's score (Accordion's piles left).
     """
 
-    result: str
+    result: Result
     reason: str = ""
     winner: int | None = None
     scores: tuple[int, ...] | None = None
     score: int | None = None
 
+    def __post_init__(self) -> None:
+        try:
+            result = Result(self.result)
+        except ValueError:
+            allowed = ", ".join(Result)
+            raise ValueError(
+                f"an outcome's result is one of {allowed}, not {self.result!r}"
+            ) from None
+        object.__setattr__(self, "result", result)  # frozen: set once, here
+
     @property
     def is_over(self) -> bool:
         """True once the game has ended."""
-        return self.result != "ongoing"
+        return self.result != Result.ONGOING
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> OutcomeJSON:
         """The outcome as JSON; absent parts are left out."""
-        data: JSON = {"result": self.result}
+        data: OutcomeJSON = {"result": self.result}
         if self.reason:
             data["reason"] = self.reason
         if self.winner is not None:
@@ -173,7 +255,7 @@ class Outcome:
         """Read an outcome written by :meth:`to_json`."""
         scores = data.get("scores")
         return cls(
-            result=str(data["result"]),
+            result=Result(str(data["result"])),
             reason=str(data.get("reason", "")),
             winner=data.get("winner"),
             scores=tuple(scores) if scores is not None else None,
@@ -181,7 +263,7 @@ class Outcome:
         )
 
 
-ONGOING = Outcome("ongoing")
+ONGOING = Outcome(Result.ONGOING)
 
 S = TypeVar("S", bound=State)
 
@@ -262,7 +344,7 @@ class Rules(abc.ABC, Generic[S]):
 
     def stuck(self, state: S) -> Outcome:
         """The outcome when no legal move is left (a one-player game is then lost)."""
-        return Outcome("lost", "no legal move left")
+        return Outcome(Result.LOST, "no legal move left")
 
     # -- shared behaviour that games may refine --------------------------------------------
 
@@ -324,7 +406,7 @@ class Rules(abc.ABC, Generic[S]):
         as :meth:`view_piles` gives them. Games with hidden parts beside the piles (hands, a
         stock kept apart, notes) override this and must never put into it a card that
         ``observer`` may not know; :data:`SPECTATOR` knows only what every seat knows."""
-        data = self.position_json(state, None)
+        data: JSON = dict(self.position_json(state, None))
         data.pop("deal", None)
         data["piles"] = self.view_piles(state, observer)
         return data
@@ -422,7 +504,7 @@ class Rules(abc.ABC, Generic[S]):
     def returns(self, state: S) -> list[float]:
         """Each seat's payoff in a terminal state (one-player games: 1 won, 0 otherwise)."""
         outcome = self.finished(state)
-        return [1.0 if outcome is not None and outcome.result == "won" else 0.0]
+        return [1.0 if outcome is not None and outcome.result == Result.WON else 0.0]
 
     def information_state_string(self, state: S, observer: Observer) -> str:
         """All that ``observer`` (a seat or :data:`SPECTATOR`) knows of ``state``, as text
@@ -452,9 +534,10 @@ class Rules(abc.ABC, Generic[S]):
 
     # -- positions -----------------------------------------------------------------------
 
-    def position_json(self, state: S, deal: int | None) -> JSON:
-        """The exact position, hidden cards included (docs/formats.md)."""
-        return {
+    def position_json(self, state: S, deal: int | None) -> PositionJSON:
+        """The exact position, hidden cards included (docs/formats.md), with the game's parts
+        beside the piles (:meth:`extra_json`)."""
+        data: JSON = {
             "version": POSITION_VERSION,
             "game": self.name,
             "options": dict(self.options),
@@ -468,6 +551,7 @@ class Rules(abc.ABC, Generic[S]):
             },
             **self.extra_json(state),
         }
+        return cast(PositionJSON, data)  # the game's own parts ride along (see PositionJSON)
 
     def state_from_json(self, data: Mapping[str, Any]) -> S:
         """Read the piles of a position JSON (cards as strings) and hand over to the game."""
@@ -535,12 +619,17 @@ class _Successor:
     key: Hashable | None
 
 
-@dataclass
+@dataclass(eq=False)
 class Game:
     """A game in progress: rules, the current state, and the moves that led there.
 
     Create one with :func:`patience.new` or :meth:`Game.from_position`. Moves are pushed and
     popped as in python-chess; an illegal move raises :class:`IllegalMove` and changes nothing.
+
+    Two games are equal (``==``) when they are the same game by value: the same rules name and
+    options, the same deal number, the same start position, the same player moves made from
+    it, the same position now and the same resignation. What may be redone after an undo is
+    not part of a game's value. A game changes as it is played, so it is not hashable.
     """
 
     rules: Rules[Any]
@@ -600,6 +689,24 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.rules.name!r}, deal={self.deal}, options={self.rules.options!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        rules, theirs = self.rules, other.rules
+        return (
+            rules.name == theirs.name
+            and rules.options == theirs.options
+            and self.deal == other.deal
+            and self._resigned == other._resigned
+            and self.move_stack == other.move_stack
+            # Positions as JSON: every part of a state by value, whatever its class keeps.
+            and rules.position_json(self._start, None) == theirs.position_json(other._start, None)
+            and rules.position_json(self.state, None) == theirs.position_json(other.state, None)
+        )
+
+    #: Games change as they are played: equal by value, they are not hashable.
+    __hash__ = None  # type: ignore[assignment]
 
     # -- properties ------------------------------------------------------------------------
 
@@ -802,7 +909,7 @@ class Game:
         if finished is not None:
             return finished
         if self._resigned:
-            return Outcome("lost", "resigned")
+            return Outcome(Result.LOST, "resigned")
         if not self._compute_successors():
             return self.rules.stuck(self.state)
         return ONGOING
@@ -813,11 +920,11 @@ class Game:
 
     # -- JSON ------------------------------------------------------------------------------
 
-    def position(self) -> JSON:
+    def position(self) -> PositionJSON:
         """The exact position as JSON, hidden cards included (docs/formats.md)."""
         return self.rules.position_json(self.state, self.deal)
 
-    def view(self, observer: Observer = 0) -> JSON:
+    def view(self, observer: Observer = 0) -> ViewJSON:
         """What ``observer`` (a seat, or :data:`SPECTATOR`) may see: the position with every
         card it may not know ``null``, plus ``seat`` (``null`` for the spectator), its legal
         moves (JSON form) when it is that seat's turn, and the outcome. Raises
@@ -828,7 +935,7 @@ class Game:
         your_turn = seat is not None and self.current_player() == seat
         data["legal_moves"] = [move.to_json() for move in self.legal_moves()] if your_turn else []
         data["outcome"] = self.outcome().to_json()
-        return data
+        return cast(ViewJSON, data)  # the game's own parts ride along (see ViewJSON)
 
     def last_move_view(self, observer: Observer) -> JSON | None:
         """The last player move as ``observer`` may know it (:meth:`Rules.move_view`):

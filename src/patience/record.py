@@ -43,7 +43,7 @@ from typing import Any
 
 from . import jsontext
 from .deals import SHUFFLE_VERSION, DealError, check_deal
-from .engine import Game, IllegalMove, Outcome, check_forced
+from .engine import Game, IllegalMove, Outcome, Result, check_forced
 from .games import get_rules, resolve_name
 from .moves import Move, MoveSyntaxError
 from .options import OptionValue, parse_option_pairs
@@ -68,11 +68,11 @@ FORMAT_NAME = "patience-record"
 #: Text form lines are wrapped at this width (a single longer token stays whole).
 LINE_WIDTH = 80
 
-RESULTS = ("ongoing", "won", "lost", "draw")
+RESULTS = tuple(Result)
 #: The result marker that ends the move text, for each result.
 MARKERS = {"ongoing": "*", "won": "won", "lost": "lost", "draw": "draw"}
 RESIGNED = "resigned"
-_ONGOING = Outcome("ongoing")
+_ONGOING = Outcome(Result.ONGOING)
 
 #: Tags this module writes, in the order it writes them. Others are read into ``Record.extra``.
 KNOWN_TAGS = (
@@ -175,7 +175,7 @@ class Record:
         if deal is None or rules.position_json(rules.start(deal)[0], None) != rules.position_json(
             start, None
         ):
-            position = rules.position_json(start, deal)
+            position = dict(rules.position_json(start, deal))
             deal = None
             opening = []
         return cls(
@@ -611,7 +611,7 @@ def _read_tags(tags: dict[str, tuple[str, int]]) -> _Head:
         scores_text, line = tags["Scores"]
         scores = tuple(integer("Scores", part, line) for part in scores_text.split(","))
     outcome = Outcome(
-        result_text,
+        Result(result_text),
         tags.get("Reason", ("", 0))[0],
         winner=winner,
         scores=scores,
@@ -685,7 +685,7 @@ def _read_moves(
         if token.text in markers:
             if token.text != MARKERS[result]:
                 raise RecordError(
-                    f"the result marker {token.text} does not match the Result tag {result!r} "
+                    f"the result marker {token.text} does not match the Result tag {str(result)!r} "
                     f"(line {tag_lines.get('Result')}), whose marker is {MARKERS[result]}",
                     line=token.line,
                 )
@@ -953,7 +953,7 @@ def _check_players(players: Sequence[str] | None) -> list[str] | None:
 
 
 def _describe(outcome: Outcome) -> str:
-    text = outcome.result
+    text = str(outcome.result)
     if outcome.reason:
         text += f" ({outcome.reason})"
     if outcome.winner is not None:

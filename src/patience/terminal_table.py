@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .engine import Game, IllegalMove
+from .games.double_solitaire import Answer
 from .moves import Move, MoveSyntaxError
 from .terminal import EMPTY, card_text, register_layout
 
@@ -122,7 +123,7 @@ awaste-a4, stock, recycle, pass; when asked: stop or let-pass. Commands: moves, 
 }
 
 #: Answers to a question the engine puts to a seat between turns (Double Solitaire's stop).
-ANSWER_ACTIONS = {"stop", "let-pass"}
+ANSWER_ACTIONS = frozenset(Answer)
 
 
 class HumanSeat:

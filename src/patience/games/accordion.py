@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import RANK_OF, SUIT_OF, Card, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Outcome, PositionError, Result, Rules, State
 from ..moves import Move, register_action
 from ..options import Option
 from .common import check_pile_name, numbered, unknown_action
@@ -203,7 +203,7 @@ class Accordion(Rules[State]):
             return None
         length = row_length(state)
         if length == 1:
-            return Outcome("won", "all 52 cards form one pile", score=1)
+            return Outcome(Result.WON, "all 52 cards form one pile", score=1)
         if self.candidate_moves(state):
             return None
         return self._stuck_outcome(length)
@@ -216,7 +216,7 @@ class Accordion(Rules[State]):
         reason = f"no move left with {_piles(length)}"
         if length <= MORAL_WIN_PILES:
             reason += f" ({MORAL_WIN_PILES} or fewer: a moral win)"
-        return Outcome("lost", reason, score=length)
+        return Outcome(Result.LOST, reason, score=length)
 
     # -- positions -------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import IS_RED, RANK_OF, SUIT_OF, Card, Rank, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, State
+from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, Result, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
 from .common import (
@@ -390,7 +390,7 @@ class Canfield(PileMoveRules[CanfieldState]):
 
     def finished(self, state: CanfieldState) -> Outcome | None:
         if all(len(state.piles[name]) == 13 for name in FOUNDATIONS):
-            return Outcome("won", "all 52 cards are on the foundations")
+            return Outcome(Result.WON, "all 52 cards are on the foundations")
         return None
 
     # -- views and positions ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ the other player's piles, so only the foundations mix owners, and positions list
 
 from __future__ import annotations
 
+import enum
 import functools
 import random
 from collections.abc import Hashable, Mapping
@@ -28,7 +29,7 @@ from typing import Any
 
 from ..cards import RANK_OF, SUIT_OF, Card, CardError, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Outcome, PositionError, Result, Rules, State
 from ..moves import Move, register_action
 from ..options import Option
 from .common import (
@@ -53,7 +54,18 @@ TABLEAUX = tuple(numbered(prefix, 7) for prefix in PREFIXES)
 STOCKS = tuple(f"{prefix}stock" for prefix in PREFIXES)
 HANDS = tuple(f"{prefix}hand" for prefix in PREFIXES)
 WASTES = tuple(f"{prefix}waste" for prefix in PREFIXES)
-ACTIONS = ("stock", "recycle", "pass", "stop", "let-pass")
+
+
+class Answer(enum.StrEnum):
+    """The opponent's answer when a move left an ace unplayed and ``auto_stop`` is off: call
+    ``stop`` (the turn ends) or ``let-pass``. A ``str``: the action's name in moves."""
+
+    STOP = "stop"
+    LET_PASS = "let-pass"
+
+
+#: Moves hold plain strings (``Answer.STOP.value``), so that they print and compare as text.
+ACTIONS = ("stock", "recycle", "pass", *(answer.value for answer in Answer))
 PILE_NAMES = (
     *FOUNDATIONS,
     *(
@@ -66,8 +78,8 @@ PILE_NAMES = (
 PILE_INDEX = {name: index for index, name in enumerate(PILE_NAMES)}
 register_action(*ACTIONS, "flip")
 
-STOP = Move.act("stop")
-LET_PASS = Move.act("let-pass")
+STOP = Move.act(Answer.STOP.value)
+LET_PASS = Move.act(Answer.LET_PASS.value)
 PASS = Move.act("pass")
 STOCK = Move.act("stock")
 RECYCLE = Move.act("recycle")
@@ -269,7 +281,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         forced: list[Move] = []
         if state.stop_offered:
             after.stop_offered = False
-            if move.action == "stop":
+            if move.action == Answer.STOP:
                 forced += self._end_turn_stopped(after)
             return after, forced
         stoppable = self.ace_available(state, seat) and not self._puts_ace_up(state, move)
@@ -339,13 +351,13 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         seat = state.turn
         mover = player_name(self.current_player(state))
         if state.stop_offered:
-            if move.action not in ("stop", "let-pass"):
+            if move.action not in tuple(Answer):
                 raise IllegalMove(
                     move,
                     f"{mover} must first answer {player_name(seat)}'s move: stop or let-pass",
                 )
             return
-        if move.action in ("stop", "let-pass"):
+        if move.action in tuple(Answer):
             hint = (
                 "the program calls it (auto_stop=on)"
                 if self.options["auto_stop"]
@@ -445,7 +457,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         for seat in range(SEATS):
             if scores[seat] == 52:
                 return Outcome(
-                    "won",
+                    Result.WON,
                     f"{player_name(seat)} went out: all 52 of his cards are on the foundations",
                     winner=seat,
                     scores=scores,
@@ -464,13 +476,13 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
     def _count(scores: tuple[int, int], why: str) -> Outcome:
         if scores[0] == scores[1]:
             return Outcome(
-                "draw",
+                Result.DRAW,
                 f"{why}; both count {scores[0]} of their own cards on the foundations",
                 scores=scores,
             )
         winner = 0 if scores[0] > scores[1] else 1
         return Outcome(
-            "won",
+            Result.WON,
             f"{why}; {player_name(winner)} counts more of his own cards on the foundations "
             f"({scores[winner]} to {scores[1 - winner]})",
             winner=winner,
@@ -564,7 +576,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         straight from the piles, without listing every legal move (playouts are most of
         ISMCTS's time); of several empty foundations only the first is offered."""
         if state.stop_offered:
-            return ACTION_NUMBERS["stop"]
+            return ACTION_NUMBERS[Answer.STOP]
         seat = state.turn
         piles, down = state.piles, state.down
         hand, waste, tableau = HANDS[seat], WASTES[seat], TABLEAUX[seat]

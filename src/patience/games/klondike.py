@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import Card, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, State
+from ..engine import JSON, IllegalMove, Outcome, PositionError, Result, State
 from ..moves import Move, register_action
 from ..options import UNLIMITED, Option
 from .common import (
@@ -200,7 +200,7 @@ class Klondike(PileMoveRules[KlondikeState]):
 
     def finished(self, state: KlondikeState) -> Outcome | None:
         if all(len(state.piles[name]) == 13 for name in FOUNDATIONS):
-            return Outcome("won", "all 52 cards are on the foundations")
+            return Outcome(Result.WON, "all 52 cards are on the foundations")
         return None
 
     # -- positions -------------------------------------------------------------------------------

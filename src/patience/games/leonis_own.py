@@ -27,7 +27,17 @@ from typing import Any
 
 from ..cards import RANK_OF, SUIT_OF, Card, CardError, Rank, Suit, pack
 from ..deals import Shuffler
-from ..engine import JSON, SPECTATOR, IllegalMove, Observer, Outcome, PositionError, Rules, State
+from ..engine import (
+    JSON,
+    SPECTATOR,
+    IllegalMove,
+    Observer,
+    Outcome,
+    PositionError,
+    Result,
+    Rules,
+    State,
+)
 from ..moves import Move, register_action
 from ..options import Option
 from .common import check_pile_name, numbered, unknown_action
@@ -621,13 +631,13 @@ class LeonisOwn(Rules[LeonisOwnState]):
     def finished(self, state: LeonisOwnState) -> Outcome | None:
         piles = state.piles
         if all(len(piles[name]) == 13 for name in FOUNDATIONS):
-            return Outcome("won", "all 104 cards are on the foundations")
+            return Outcome(Result.WON, "all 104 cards are on the foundations")
         if (
             state.redeals == DEALS - 1
             and self.deal_ended(state)
             and not self.playable_after_reversals(state)
         ):
-            return Outcome("lost", "the third deal has ended")
+            return Outcome(Result.LOST, "the third deal has ended")
         return None
 
     # -- the view and positions --------------------------------------------------------------

@@ -19,6 +19,7 @@ is ``card | DOWN | seat << SEAT_SHIFT`` so that one int says what lies there and
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from typing import Any, Self
 
 from ..cards import Card, CardError
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, Result, Rules, State
 from ..moves import Move, register_action
 from ..options import Option, OptionError, OptionValue
 
@@ -40,6 +41,7 @@ __all__ = [
     "YES",
     "Leopard",
     "LeopardState",
+    "Phase",
     "square_value",
 ]
 
@@ -68,8 +70,20 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 #: The lines through each position index.
 LINES_AT = tuple(tuple(line for line in LINES if index in line) for index in range(9))
 
-START, ANSWER, PLAY, OVER = "start", "answer", "play", "over"
-PHASES = (START, ANSWER, PLAY, OVER)
+
+class Phase(enum.StrEnum):
+    """The phase of a turn: ``start`` (a square worth 5 or more: declare, draw or ask first),
+    ``answer`` (a partner answers the question asked), ``play`` (the card is drawn: play or
+    discard) and ``over`` (the match has ended). A ``str``, written in JSON as its value."""
+
+    START = "start"
+    ANSWER = "answer"
+    PLAY = "play"
+    OVER = "over"
+
+
+START, ANSWER, PLAY, OVER = Phase.START, Phase.ANSWER, Phase.PLAY, Phase.OVER
+PHASES = tuple(Phase)
 
 # Suit (0..3) of a layer if it is a face-up card, else -1: one table read on the hot path.
 _TOP_SUIT = tuple(v % 52 // 13 if v < CARDS else -1 for v in range(4 << SEAT_SHIFT))
@@ -143,7 +157,7 @@ class LeopardState(State):
     squares: list[list[list[int]]] = field(default_factory=list)
     dealer: int = 0
     turn: int = 0
-    phase: str = PLAY
+    phase: Phase = PLAY
     asker: int = -1
     deal_index: int = 0
     totals: tuple[int, ...] = ()
@@ -579,10 +593,12 @@ class Leopard(Rules[LeopardState]):
         deals = len(state.history)
         shown = "-".join(map(str, totals))
         if totals.count(top) > 1:
-            return Outcome("draw", f"equal totals {shown} after {deals} deal(s)", scores=totals)
+            return Outcome(
+                Result.DRAW, f"equal totals {shown} after {deals} deal(s)", scores=totals
+            )
         winner = totals.index(top)
         return Outcome(
-            "won",
+            Result.WON,
             f"{self.side_name(winner)} won {shown} after {deals} deal(s)",
             winner=winner,
             scores=totals,
@@ -852,7 +868,7 @@ class Leopard(Rules[LeopardState]):
         phase = data.get("phase", PLAY)
         if phase not in PHASES:
             raise PositionError(f"'phase' is one of {', '.join(PHASES)}, not {phase!r}")
-        state.phase = str(phase)
+        state.phase = Phase(phase)
         asker = data.get("asker")
         state.asker = -1 if asker is None else number("asker", 0, players - 1)
         if (state.phase == ANSWER) != (state.asker >= 0) or (
@@ -942,7 +958,7 @@ class Leopard(Rules[LeopardState]):
         state.squares = squares
         state.dealer = int(view["dealer"])
         state.turn = int(view["turn"])
-        state.phase = str(view["phase"])
+        state.phase = Phase(view["phase"])
         state.asker = -1 if view["asker"] is None else int(view["asker"])
         state.deal_index = int(view["deal_index"])
         state.totals = tuple(view["totals"])

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import RANK_OF, SUIT_OF, Card, Rank, packs
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Outcome, PositionError, Rules, State
+from ..engine import JSON, IllegalMove, Outcome, PositionError, Result, Rules, State
 from ..moves import Move, register_action
 from .common import (
     check_pile_name,
@@ -203,7 +203,7 @@ class Napoleon(Rules[NapoleonState]):
 
     def finished(self, state: NapoleonState) -> Outcome | None:
         if all(len(state.piles[name]) == 13 for name in FOUNDATIONS):
-            return Outcome("won", "all 104 cards are on the foundations")
+            return Outcome(Result.WON, "all 104 cards are on the foundations")
         return None
 
     # -- positions -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..cards import CARDS_PER_PACK, MAX_COPIES, RANK_OF, Card, Rank, Suit
 from ..deals import Shuffler
-from ..engine import IllegalMove, Outcome, PositionError, State
+from ..engine import IllegalMove, Outcome, PositionError, Result, State
 from ..moves import Move, register_action
 from ..options import Option
 from .common import PileMoveRules, numbered, unknown_action
@@ -358,7 +358,7 @@ class Spider(PileMoveRules[SpiderState]):
 
     def finished(self, state: SpiderState) -> Outcome | None:
         if all(state.piles[name] for name in FOUNDATIONS):
-            return Outcome("won", "all eight suits are removed")
+            return Outcome(Result.WON, "all eight suits are removed")
         return None
 
     def key(self, state: SpiderState) -> Hashable:

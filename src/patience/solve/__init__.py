@@ -4,11 +4,11 @@
 >>> from patience.solve import solve
 >>> solution = solve(patience.new("klondike", deal=7, draw=1), nodes=200_000)
 >>> solution.result
-'won'
+<Verdict.WON: 'won'>
 >>> game = patience.new("klondike", deal=7, draw=1)
 >>> game.replay_moves(solution.moves)
 >>> game.outcome().result
-'won'
+<Result.WON: 'won'>
 
 The answer is always one of ``won`` (with the moves), ``unwinnable`` (the whole space was
 searched under sound pruning only) or ``unknown`` (a budget ran out). The solver knows every
@@ -37,7 +37,7 @@ from .hint import Hint, hint
 from .klondike import KlondikeAdapter
 from .leonis_own import LeonisOwnAdapter
 from .napoleon import NapoleonAdapter
-from .search import Adapter, Budget, SearchResult, solver_search
+from .search import Adapter, Budget, SearchResult, Verdict, solver_search
 from .spider import SpiderAdapter
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Hint",
     "Solution",
     "SolverError",
+    "Verdict",
     "adapter_for",
     "default_engine",
     "hint",
@@ -107,10 +108,11 @@ class SolverError(RuntimeError):
 
 @dataclass(frozen=True)
 class Solution:
-    """A solver's answer: ``result`` is ``won``, ``unwinnable`` or ``unknown``; ``moves`` are
-    the player moves of a win (engine notation); ``why`` says which budget ran out."""
+    """A solver's answer: ``result`` is a :class:`Verdict` (``won``, ``unwinnable`` or
+    ``unknown``); ``moves`` are the player moves of a win (engine notation); ``why`` says which
+    budget ran out."""
 
-    result: str
+    result: Verdict
     moves: list[Move] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
@@ -235,8 +237,8 @@ def solve(
             dominance=dominance,
             table=table,
         )
-        solution = Solution(result, moves, expanded, spent, why)
-        if solution.result == "won" and replay:
+        solution = Solution(Verdict(result), moves, expanded, spent, why)
+        if solution.result == Verdict.WON and replay:
             _check_win(game, solution.moves)
         return solution
     if max_states is None:
@@ -252,7 +254,7 @@ def solve(
         table=table,
     )
     solution = Solution(found.result, found.moves, found.nodes, found.seconds, found.why)
-    if solution.result == "won" and replay:
+    if solution.result == Verdict.WON and replay:
         _check_win(game, solution.moves)
     return solution
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine import Game
+from ..engine import Game, Result
 from ..stats import Interval
 from .hint import hint
 
@@ -57,7 +57,7 @@ class PlayedGame:
     """One deal played by the hint policy: ``won`` or ``lost``, how many moves, how long."""
 
     deal: int
-    result: str
+    result: Result
     moves: int
     seconds: float
     reason: str
@@ -89,11 +89,12 @@ def play_with_hints(game: Game, policy: Policy) -> PlayedGame:
         game.push(answer.move)
         played += 1
     outcome = game.outcome()
-    won = outcome.result == "won"
+    won = outcome.result == Result.WON
     if not reason:
         reason = outcome.reason or outcome.result
     deal = game.deal if game.deal is not None else -1
-    return PlayedGame(deal, "won" if won else "lost", played, time.perf_counter() - started, reason)
+    result = Result.WON if won else Result.LOST
+    return PlayedGame(deal, result, played, time.perf_counter() - started, reason)
 
 
 class AutoplayDB:
@@ -122,7 +123,10 @@ class AutoplayDB:
             "WHERE game = ? AND options = ? AND policy = ?",
             (game, options, policy.key()),
         )
-        return {row[0]: PlayedGame(*row) for row in rows}
+        return {
+            deal: PlayedGame(deal, Result(result), moves, seconds, reason)
+            for deal, result, moves, seconds, reason in rows
+        }
 
     def add(self, game: str, options: str, policy: Policy, played: PlayedGame) -> None:
         """Store one played deal (committed at once: a stopped run loses nothing)."""
@@ -144,5 +148,5 @@ class AutoplayDB:
 
 def win_rate(games: Iterable[PlayedGame]) -> Interval:
     """The share of ``games`` won, with its 95% Wilson interval."""
-    results = [game.result == "won" for game in games]
+    results = [game.result == Result.WON for game in games]
     return Interval.wilson(sum(results), len(results))

@@ -29,6 +29,7 @@ shares a budget between it and :func:`depth_first` (docs/solving.md, "The staged
 
 from __future__ import annotations
 
+import enum
 import heapq
 import time
 import zlib
@@ -43,6 +44,7 @@ __all__ = [
     "Adapter",
     "Budget",
     "SearchResult",
+    "Verdict",
     "depth_first",
     "one_of_the_first",
     "solver_search",
@@ -84,12 +86,22 @@ class Budget:
     cpu_time: bool = False
 
 
+class Verdict(enum.StrEnum):
+    """A solver's answer for a position: ``won`` (a win was found), ``unwinnable`` (the whole
+    space was searched under sound pruning only) or ``unknown`` (a budget ran out). A ``str``,
+    written in JSON and stores as its value."""
+
+    WON = "won"
+    UNWINNABLE = "unwinnable"
+    UNKNOWN = "unknown"
+
+
 @dataclass
 class SearchResult:
-    """What the search found: ``result`` is ``won``, ``unwinnable`` or ``unknown``; ``moves``
-    the engine's player moves of a win; ``why`` says which budget ran out for ``unknown``."""
+    """What the search found: ``result`` is a :class:`Verdict`; ``moves`` the engine's player
+    moves of a win; ``why`` says which budget ran out for ``unknown``."""
 
-    result: str
+    result: Verdict
     moves: list[Move] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
@@ -240,12 +252,12 @@ def depth_first(
     for past in history:
         enter(adapter.path_key(past), adapter.layout_key(past))
 
-    def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+    def result(kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
         return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
     nodes = 0
     if adapter.won(root):
-        return result("won")
+        return result(Verdict.WON)
     stack: list[_Frame[N, T]] = []
 
     restart = 0
@@ -312,12 +324,12 @@ def depth_first(
                 for parent in stack:
                     parent_step, _ = parent.steps[parent.index - 1]
                     moves.extend(adapter.moves(parent.node, parent_step))
-                return result("won", moves=moves)
+                return result(Verdict.WON, moves=moves)
             if budget.nodes is not None and nodes >= budget.nodes:
-                return result("unknown", "the node budget ran out")
+                return result(Verdict.UNKNOWN, "the node budget ran out")
             nodes += 1
             if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
-                return result("unknown", "the time budget ran out")
+                return result(Verdict.UNKNOWN, "the time budget ran out")
             if next_restart is not None and run_nodes is not None and nodes >= next_restart:
                 # Start again in another order. The states still on the stack are not proved
                 # lost: take them out of the table (every other entry is a proved loss).
@@ -334,11 +346,13 @@ def depth_first(
                 break
             if table:
                 if len(seen) >= budget.max_states:
-                    return result("unknown", "the table of seen states reached its memory bound")
+                    return result(
+                        Verdict.UNKNOWN, "the table of seen states reached its memory bound"
+                    )
                 seen[canon] = worse
             push(child, canon, old)
         else:
-            return result("unwinnable")
+            return result(Verdict.UNWINNABLE)
 
 
 class _Record(Generic[N, T]):
@@ -374,11 +388,11 @@ def staged(
     forbidden = {adapter.path_key(past) for past in history}
     nodes = 0
 
-    def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+    def result(kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
         return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
     if adapter.won(root):
-        return result("won")
+        return result(Verdict.WON)
     for width, stage_nodes in adapter.staged_tries:
         starts: list[_Record[N, T]] = [_Record(root, None, None)]
         while starts:
@@ -397,11 +411,11 @@ def staged(
             while queue and expanded < limit:
                 _, _, record = heapq.heappop(queue)
                 if budget.nodes is not None and nodes >= budget.nodes:
-                    return result("unknown", "the node budget ran out")
+                    return result(Verdict.UNKNOWN, "the node budget ran out")
                 nodes += 1
                 expanded += 1
                 if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
-                    return result("unknown", "the time budget ran out")
+                    return result(Verdict.UNKNOWN, "the time budget ran out")
                 here = adapter.stage(record.node)
                 for step, child in adapter.steps(record.node, True):
                     if adapter.path_key(child) in forbidden:
@@ -410,7 +424,7 @@ def staged(
                     if adapter.won(child):
                         moves = _line(adapter, root, reached, forbidden)
                         if moves is not None:
-                            return result("won", moves=moves)
+                            return result(Verdict.WON, moves=moves)
                         continue
                     canon = adapter.canonical(child)
                     if adapter.stage(child) != here:
@@ -428,7 +442,7 @@ def staged(
                     heapq.heappush(queue, (-adapter.score(child), len(seen), reached))
             candidates.sort()
             starts = [record for _, _, record in candidates[:width]]
-    return result("unknown", "the staged search found no win")
+    return result(Verdict.UNKNOWN, "the staged search found no win")
 
 
 def _line(
@@ -478,11 +492,11 @@ def staged_beam(
     forbidden = {adapter.path_key(past) for past in history}
     nodes = 0
 
-    def result(kind: str, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+    def result(kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
         return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
     if adapter.won(root):
-        return result("won")
+        return result(Verdict.WON)
     for width, beam, depth in adapter.beam_tries:
         starts: list[_Record[N, T]] = [_Record(root, None, None)]
         while starts:
@@ -500,10 +514,10 @@ def staged_beam(
                 children: list[tuple[float, int, _Record[N, T]]] = []
                 for record in layer:
                     if budget.nodes is not None and nodes >= budget.nodes:
-                        return result("unknown", "the node budget ran out")
+                        return result(Verdict.UNKNOWN, "the node budget ran out")
                     nodes += 1
                     if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
-                        return result("unknown", "the time budget ran out")
+                        return result(Verdict.UNKNOWN, "the time budget ran out")
                     here = adapter.stage(record.node)
                     for step, child in adapter.steps(record.node, True):
                         if adapter.path_key(child) in forbidden:
@@ -512,7 +526,7 @@ def staged_beam(
                         if adapter.won(child):
                             moves = _line(adapter, root, reached, forbidden)
                             if moves is not None:
-                                return result("won", moves=moves)
+                                return result(Verdict.WON, moves=moves)
                             continue
                         canon = adapter.canonical(child)
                         if adapter.stage(child) != here:
@@ -535,7 +549,7 @@ def staged_beam(
                 layer = [record for _, _, record in children[:beam]]
             candidates.sort()
             starts = [record for _, _, record in candidates[:width]]
-    return result("unknown", "the staged beam found no win")
+    return result(Verdict.UNKNOWN, "the staged beam found no win")
 
 
 #: The shares of a budget: a first depth-first run, which wins the easy deals at once and
@@ -577,12 +591,12 @@ def solver_search(
     bounded = budget.seconds is not None or budget.nodes is not None
     incomplete = staged_beam if adapter.beam_tries else staged
     runs = [*([(depth_first, FIRST_SHARE)] if bounded else []), (incomplete, STAGED_SHARE)]
-    spent = SearchResult("unknown")
+    spent = SearchResult(Verdict.UNKNOWN)
     for run, share in runs:
         found = run(adapter, root, _slice(budget, share, spent), history)
         found.nodes += spent.nodes
         found.seconds += spent.seconds
-        if found.result != "unknown":
+        if found.result != Verdict.UNKNOWN:
             return found
         spent = found
     rest = _slice(budget, 1.0, spent)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..options import OptionValue
+from ..solve.search import Verdict
 
 __all__ = [
     "BUDGET_KINDS",
@@ -30,7 +31,7 @@ __all__ = [
 ]
 
 #: A solver's three answers.
-RESULTS = ("won", "unwinnable", "unknown")
+RESULTS = tuple(Verdict)
 
 #: What a budget counts: wall-clock seconds per deal, CPU seconds of the worker per deal (the
 #: same work for each deal however busy the machine), or nodes (reproducible).

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..games import get_rules
+from ..solve.search import Verdict
 from ..stats import Interval
 from .db import ResultRow
 
@@ -144,7 +145,7 @@ def _value_text(value: object) -> str:
     return str(value)
 
 
-_RANK = {"won": 0, "unwinnable": 0, "unknown": 1}
+_RANK: dict[str, int] = {Verdict.WON: 0, Verdict.UNWINNABLE: 0, Verdict.UNKNOWN: 1}
 
 
 def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
@@ -159,7 +160,7 @@ def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
             old = best.get(row.deal)
             if old is None or _better(row, old):
                 best[row.deal] = row
-        counts = dict.fromkeys(("won", "unwinnable", "unknown"), 0)
+        counts = dict.fromkeys(map(str, Verdict), 0)
         for row in best.values():
             counts[row.result] += 1
         reports.append(

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from ..engine import Game, Rules
 from ..games import get_rules
 from ..options import OptionValue
-from ..solve import solve, solver_version
+from ..solve import Verdict, solve, solver_version
 from .db import Budget, DealResult, StudyDB, options_key
 
 __all__ = [
@@ -543,9 +543,7 @@ class RunSummary:
 
     skipped: int
     todo: int
-    counts: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(("won", "unwinnable", "unknown"), 0)
-    )
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(map(str, Verdict), 0))
     seconds: float = 0.0
     chunks: int = 0
 
