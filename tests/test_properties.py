@@ -19,6 +19,11 @@ last very long). After every move it checks:
   not legal raises IllegalMove and changes nothing;
 * in one-player games, no pile layout repeats along the game (RULES.md "End of a game").
 
+A second property test plays random games and checks, after every move and for every seat and
+the spectator, that no view, information state string or last move as seen names a card that
+observer may not know (worked out from the position, independently of the games' view code),
+and that a world sampled from a view holds every card once and looks the same to that observer.
+
 Games join these tests by being registered in ``patience.GAMES``. Record round trips belong to
 tests/test_record.py.
 """
