@@ -2,7 +2,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+CKSUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# What is installed, stamped with pyproject.toml's checksum: everything (.[test], for make test)
+# or the web app alone (.[web], enough for make run). Everything includes the web app.
+STAMP := $(VENV)/.installed-$(CKSUM)
+WEB_STAMP := $(VENV)/.installed-web-$(CKSUM)
 # The search core (a Rust extension built by maturin): the package is reinstalled, and so the
 # extension rebuilt, whenever one of its sources changes.
 CORE_SOURCES := core/Cargo.toml core/Cargo.lock $(wildcard core/src/*.rs)
@@ -17,10 +21,16 @@ $(STAMP): $(BIN)/python pyproject.toml $(CORE_SOURCES)
 	@command -v cargo >/dev/null || { echo "patience needs a Rust toolchain (cargo): see README.md"; exit 1; }
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+	touch $(STAMP) $(WEB_STAMP)
 
-## make run: set everything up and start the web app on http://127.0.0.1:8000
-run: $(STAMP)
+$(WEB_STAMP): $(BIN)/python pyproject.toml $(CORE_SOURCES)
+	@command -v cargo >/dev/null || { echo "patience needs a Rust toolchain (cargo): see README.md"; exit 1; }
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	rm -f $(VENV)/.installed-web-*
+	touch $(WEB_STAMP)
+
+## make run: set up the web app (.[web]) and start it on http://127.0.0.1:8000
+run: $(WEB_STAMP)
 	$(BIN)/patience serve --host 127.0.0.1 --port 8000
 
 ## make test: set everything up and run lint, format check, type check and the test suite
@@ -37,13 +47,17 @@ rust-check:
 	cd core && cargo test --quiet
 
 # The browser tests drive Debian's chromium (Playwright never downloads a browser): install it
-# when missing, as root; without root the browser tests skip and say why.
+# when missing, as root. Without root and without chromium make test stops here, unless
+# PATIENCE_SKIP_BROWSER=1 says to skip the browser tests (pytest then skips them, saying why).
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@test -x /usr/bin/chromium || [ "$$PATIENCE_SKIP_BROWSER" = 1 ] || { \
 	  if [ "$$(id -u)" -eq 0 ]; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	  else \
-	    echo "chromium is missing and only root installs it: the browser tests will skip"; \
+	    echo "chromium is missing and only root installs it: install chromium" \
+	      "(apt-get install chromium, as root) or set PATIENCE_SKIP_BROWSER=1 to skip the" \
+	      "browser tests"; \
+	    exit 1; \
 	  fi; }
 
 bench: $(STAMP)

@@ -157,7 +157,7 @@ def test_cli_arena_for_a_game_without_deals() -> None:
 
 
 def test_table_does_not_name_a_card_laid_face_down() -> None:
-    from patience.cli_bots import _announced
+    from patience.cli.bots import _announced
 
     game = patience.new("leopard", deal=5, deals=1)  # seat 0 holds Jh and plays first
     game.push("play(card=Jh,square=0,position=5)")

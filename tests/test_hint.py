@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 import patience
-from patience.cli_web import hint_json
+from patience.cli.web import hint_json
 from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app

@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 
 import patience
 from patience import Game, IllegalMove, record
-from patience.games.leopard import DECLARE, DRAW, Leopard, _vacant, square_value
+from patience.games.leopard import (
+    DECLARE,
+    DRAW,
+    FACE_DOWN_RANKS,
+    Leopard,
+    _vacant,
+    position_index,
+    rank_of,
+    square_value,
+)
 from patience.options import OptionError
 
 PACK = [rank + suit for suit in "cdhs" for rank in "A23456789TJQK"]
@@ -152,6 +161,24 @@ def test_numbered_cards_go_to_their_rank_in_any_square() -> None:
         game.push("play(card=7h,square=0,position=5)")
     game.push("7h 1")  # short notation
     assert [c % 52 for c in game.state.squares[1][6]] == [int(patience.Card.parse("7h"))]
+
+
+def test_ranks_are_one_based_as_in_cards_and_pips_go_to_their_position() -> None:
+    # One convention: a card value's rank is cards.Rank (ace 1 ... king 13), in either pack.
+    for value in range(104):
+        assert rank_of(value) == patience.Card(value % 52).rank
+    assert FACE_DOWN_RANKS == (patience.Rank.JACK, patience.Rank.QUEEN)
+    assert [position_index(rank) for rank in range(1, 10)] == list(range(9))
+    for rank in "A23456789":
+        game = simple_game(f"{rank}c")
+        plays = [
+            m for m in game.legal_moves() if m.action == "play" and m.arg("card") == f"{rank}c"
+        ]
+        number = patience.Card.parse(f"{rank}c").rank
+        assert {m.arg("position") for m in plays} == {number}
+        assert {m.arg("square") for m in plays} == {0, 1}
+        game.push(plays[0])
+        assert game.state.squares[plays[0].arg("square")][position_index(number)]
 
 
 def test_occupied_positions_refuse_numbered_cards_and_tens() -> None:

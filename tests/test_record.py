@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import patience
 from patience import Game, Move, record
@@ -177,10 +179,76 @@ def test_players_and_seed_survive() -> None:
     assert text.index("[Seed ") < text.index("[Players ") < text.index("[Result ")
 
 
-@pytest.mark.parametrize("name", ["a,b", "", " padded", "two\nlines"])
+@pytest.mark.parametrize("name", ["", "   ", "two\nlines", "a\tb"])
 def test_player_names_that_cannot_be_written_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="cannot go in a record"):
         record.dumps(patience.new("klondike", deal=1), players=[name])
+
+
+def _json_text_json(players: list[str]) -> list[str] | None:
+    """``players`` in a JSON record, converted to the text form and back to JSON."""
+    data = json.loads(record.dumps(record.loads(GOOD), "json"))
+    data["players"] = players
+    text = record.read_record(json.dumps(data)).dumps("text")
+    again = record.read_record(record.read_record(text).dumps("json"))
+    return again.players
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        ["Smith, J", "ann"],
+        [" padded ", "x"],
+        ['"quoted"', 'Ann "the Ace"'],
+        ["a,b,c", ",", '","', "back\\slash, too"],
+        ["Ёлка, ёж", "  ,  "],
+    ],
+)
+def test_player_names_survive_json_to_text_to_json(players: list[str]) -> None:
+    assert _json_text_json(players) == players
+
+
+@given(
+    st.lists(
+        st.text(min_size=1).filter(lambda name: name.strip() and name.isprintable()),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_any_valid_player_name_survives_the_text_form(players: list[str]) -> None:
+    assert _json_text_json(players) == players
+
+
+def test_names_with_commas_are_quoted_and_old_players_tags_read_as_before() -> None:
+    game = random_game(6, moves=3)
+    text = record.dumps(game, players=["Smith, J", "ann"])
+    assert '[Players "\\"Smith, J\\",ann"]' in text
+    old = GOOD.replace('[Result "ongoing"]', '[Players "ann , bob,c\\\\d"]\n[Result "ongoing"]')
+    assert record.read_record(old).players == ["ann", "bob", "c\\d"]
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("ann,", "a name is empty"),
+        ('"unclosed', "is not a JSON string"),
+        ('"a" b', "a comma must follow the quoted name"),
+        ('"two\\nlines"', "cannot go in a record"),
+    ],
+)
+def test_bad_players_tags_are_refused(value: str, reason: str) -> None:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    text = GOOD.replace('[Result "ongoing"]', f'[Players "{escaped}"]\n[Result "ongoing"]')
+    with pytest.raises(RecordError, match=reason) as error:
+        record.read_record(text)
+    assert error.value.line == 6
+
+
+def test_json_player_names_that_the_text_form_cannot_hold_are_refused() -> None:
+    data = json.loads(record.dumps(record.loads(GOOD), "json"))
+    data["players"] = ["two\nlines"]
+    with pytest.raises(RecordError, match='"players": player name'):
+        record.read_record(json.dumps(data))
 
 
 def test_unknown_format_is_refused() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from patience.options import OptionValue
+from patience.sqlite_schema import statements
 from patience.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, valid_player_name
-from patience.store.db import _statements
 
 
 def test_a_new_store_has_the_latest_schema(tmp_path: Path) -> None:
@@ -22,7 +22,8 @@ def test_an_old_store_upgrades_itself_and_keeps_its_data(tmp_path: Path) -> None
     path = tmp_path / "old.sqlite3"
     # A store as version 1 of the schema left it, with one table and one event.
     db = sqlite3.connect(path)
-    for statement in _statements(MIGRATIONS[0]):
+    assert isinstance(MIGRATIONS[0], str)
+    for statement in statements(MIGRATIONS[0]):
         db.execute(statement)
     db.execute("PRAGMA user_version = 1")
     db.execute("INSERT INTO players (id, name, created) VALUES (1, 'ann', 0)")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from patience.cli import main
-from patience.cli_study import StudyProgress
+from patience.cli.study import StudyProgress
 from patience.study import DealResult, RunSummary
 
 

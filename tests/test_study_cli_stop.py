@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from patience import cli_study
 from patience.cli import main
+from patience.cli import study as cli_study
 
 MESSAGE = "interrupted: every finished chunk is stored; run the same command again to resume"
 

@@ -8,9 +8,10 @@
 //! bottom first), so that a step reads the tops alone and the engine's state can be given back.
 
 use crate::game::Game;
+use crate::key::{fingerprint, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
-use crate::search::{fingerprint, Adapter, Child, Key};
+use crate::search::{Adapter, Child};
 
 /// The row's pile names, left to right (`Accordion.pile_names` is `stock` and these).
 pub const ROW: [&str; 52] = [

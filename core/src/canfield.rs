@@ -13,9 +13,10 @@
 use std::sync::Mutex;
 
 use crate::game::Game;
+use crate::key::{fingerprint, Key, KeyMap};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
-use crate::search::{fingerprint, Adapter, Child, Key, KeyMap};
+use crate::search::{Adapter, Child};
 
 /// Pile names in the engine's order (`Canfield.pile_names`).
 pub const PILES: [&str; 11] =

@@ -8,10 +8,10 @@
 //! first, then the stock top first) with `w` cards of it on the waste.
 
 use crate::game::Game;
+use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
-use crate::search::fingerprint;
-use crate::search::{one_of_the_first, Adapter, Child, Key};
+use crate::search::{one_of_the_first, Adapter, Child};
 
 /// Pile names in the engine's order (`Klondike.pile_names`).
 pub const PILES: [&str; 13] =

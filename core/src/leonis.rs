@@ -17,9 +17,10 @@
 use std::sync::Arc;
 
 use crate::game::Game;
+use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
-use crate::search::{fingerprint, one_of_the_first, Adapter, Child, Key};
+use crate::search::{one_of_the_first, Adapter, Child};
 
 /// Pile names in the engine's order (`LeonisOwn.pile_names`).
 pub const PILES: [&str; 23] = [

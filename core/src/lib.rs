@@ -6,6 +6,7 @@ pub mod accordion;
 pub mod canfield;
 pub mod clock;
 pub mod game;
+pub mod key;
 pub mod klondike;
 pub mod leonis;
 pub mod moves;

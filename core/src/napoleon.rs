@@ -11,9 +11,10 @@
 //! again only for the columns a step changes.
 
 use crate::game::Game;
+use crate::key::{fingerprint, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
-use crate::search::{fingerprint, one_of_the_first, Adapter, Child, Key};
+use crate::search::{one_of_the_first, Adapter, Child};
 
 /// The engine's piles in order (`Napoleon.pile_names`).
 pub const PILES: [&str; 20] = [

@@ -2,47 +2,18 @@
 //! repetition rule; the staged search and the staged beam (docs/solving.md). It knows no game:
 //! a game plugs in through an [`Adapter`], exactly as in `patience.solve.search`.
 //!
-//! Keys are 128-bit fingerprints of the bytes an adapter writes (docs/solving.md, "The compiled
-//! core"): the table, the positions on the path and the game's history compare fingerprints.
+//! Keys are 128-bit fingerprints of the bytes an adapter writes ([`crate::key`]; docs/solving.md,
+//! "The compiled core"): the table, the positions on the path and the game's history compare
+//! fingerprints.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BinaryHeap;
 use std::rc::Rc;
 
 use crate::clock::Clock;
+use crate::key::{Key, KeyMap, KeySet};
 use crate::moves::Move;
 use crate::table::Table;
-
-/// A 128-bit fingerprint of a key's bytes.
-pub type Key = u128;
-
-/// Hashes a fingerprint by its low bits: it is already a good hash.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-    fn write_u128(&mut self, value: u128) {
-        self.0 = value as u64;
-    }
-}
-
-pub type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
-pub type KeySet = HashSet<Key, BuildHasherDefault<KeyHasher>>;
-
-/// The fingerprint of `bytes`: XXH3-128, the same on every machine, so that a node budget gives
-/// the same answer everywhere (restarts pick their order from fingerprints).
-pub fn fingerprint(bytes: &[u8]) -> Key {
-    xxhash_rust::xxh3::xxh3_128(bytes)
-}
 
 /// Move one of the first `width` steps to the front, chosen by the node's fingerprint and the
 /// run number (the Python `one_of_the_first`, with the fingerprint in place of a CRC-32).

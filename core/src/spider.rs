@@ -13,9 +13,10 @@
 //! allows a deal, which needs every pile filled), and no removal happens by itself.
 
 use crate::game::Game;
+use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
-use crate::search::{fingerprint, one_of_the_first, Adapter, Child, Key};
+use crate::search::{one_of_the_first, Adapter, Child};
 
 /// Pile names in the engine's order (`Spider.pile_names`).
 pub const PILES: [&str; 19] = [

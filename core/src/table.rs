@@ -9,7 +9,7 @@
 //! of 10^8 states the same slot key with probability below 10^-12 (docs/solving.md, "The compiled
 //! core").
 
-use crate::search::Key;
+use crate::key::Key;
 
 const EMPTY: u64 = 0;
 const WORSE_BITS: u64 = 0xFFFF_FFFF;
@@ -154,7 +154,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::fingerprint;
+    use crate::key::fingerprint;
     use std::collections::HashMap;
 
     #[test]

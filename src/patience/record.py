@@ -212,7 +212,7 @@ class Record:
         if self.seed is not None:
             tags.append(("Seed", str(self.seed)))
         if self.players is not None:
-            tags.append(("Players", ",".join(self.players)))
+            tags.append(("Players", _players_text(self.players)))
         outcome = self.outcome
         tags.append(("Result", outcome.result))
         if outcome.reason:
@@ -590,13 +590,11 @@ def _read_tags(tags: dict[str, tuple[str, int]]) -> _Head:
 
     players: list[str] | None = None
     if "Players" in tags:
-        players_text, line = tags["Players"]
-        players = [name.strip() for name in players_text.split(",")]
-        if not all(players):
-            raise RecordError(
-                "tag Players lists the players' names separated by commas; a name is empty",
-                line=line,
-            )
+        text, line = tags["Players"]
+        try:
+            players = _parse_players(text)
+        except ValueError as error:
+            raise RecordError(f"tag Players: {error}", line=line) from None
 
     result_text, line = need("Result", "ongoing")
     if result_text not in RESULTS:
@@ -811,10 +809,13 @@ def _read_json(text: str) -> Record:
     if seed is not None and not _is_int(seed):
         raise RecordError(f'"seed" must be a whole number, not {seed!r}')
     players = data.get("players")
-    if players is not None and (
-        not isinstance(players, list) or not all(isinstance(p, str) and p for p in players)
-    ):
-        raise RecordError('"players" must be a list of names')
+    if players is not None:
+        if not isinstance(players, list):
+            raise RecordError('"players" must be a list of names')
+        try:
+            _check_players(players)
+        except ValueError as error:
+            raise RecordError(f'"players": {error}') from None
 
     raw_moves = data.get("moves")
     if not isinstance(raw_moves, list):
@@ -938,17 +939,74 @@ def _check_players(players: Sequence[str] | None) -> list[str] | None:
         return None
     names = list(players)
     for name in names:
-        if (
-            not isinstance(name, str)
-            or not name
-            or name != name.strip()
-            or "," in name
-            or not name.isprintable()
-        ):
+        if not isinstance(name, str) or not name.strip() or not name.isprintable():
             raise ValueError(
-                f"player name {name!r} cannot go in a record: names are non-empty text without "
-                "commas, line breaks or spaces at either end"
+                f"player name {name!r} cannot go in a record: a name is text on one line "
+                "(no line breaks or control characters) with at least one character other than "
+                "a space"
             )
+    return names
+
+
+def _needs_quotes(name: str) -> bool:
+    """Whether a name must be quoted in the Players tag: written bare it would be split at a
+    comma, lose its spaces at either end, or (starting with a quote) read as quoted."""
+    return "," in name or name != name.strip() or name.startswith('"')
+
+
+def _players_text(players: Sequence[str]) -> str:
+    """The Players tag's value: the names joined by commas, each name that has a comma, spaces
+    at either end or a leading double quote written as a JSON string (docs/records.md).
+
+    >>> _players_text(["ann", "Smith, J", " bo "])
+    'ann,"Smith, J"," bo "'
+    """
+    return ",".join(
+        json.dumps(name, ensure_ascii=False) if _needs_quotes(name) else name
+        for name in _check_players(players) or ()
+    )
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _parse_players(text: str) -> list[str]:
+    """The names in a Players tag's value (:func:`_players_text`'s inverse). A bare name is
+    taken up to the next comma, without spaces at either end, as records have always been
+    read; a name in double quotes is a JSON string. ValueError says what is wrong.
+
+    >>> _parse_players('ann, "Smith, J",bob')
+    ['ann', 'Smith, J', 'bob']
+    """
+    names: list[str] = []
+    at = 0
+    while True:
+        while text.startswith(" ", at):
+            at += 1
+        if text.startswith('"', at):
+            try:
+                name, at = _DECODER.raw_decode(text, at)
+            except json.JSONDecodeError as error:
+                raise ValueError(
+                    f"the quoted name at character {at + 1} is not a JSON string: {error.msg}"
+                ) from None
+            while text.startswith(" ", at):
+                at += 1
+            if at < len(text) and text[at] != ",":
+                raise ValueError(
+                    f"a comma must follow the quoted name {name!r} (character {at + 1})"
+                )
+        else:
+            comma = text.find(",", at)
+            end = len(text) if comma < 0 else comma
+            name, at = text[at:end].strip(), end
+        if not name:
+            raise ValueError("it lists the players' names separated by commas, and a name is empty")
+        names.append(name)
+        if at >= len(text):
+            break
+        at += 1  # the comma
+    _check_players(names)
     return names
 
 

@@ -1,8 +1,8 @@
 """Browser tests: Playwright driving Debian's chromium (/usr/bin/chromium) against a live server.
 
 Playwright never downloads a browser here: it launches the system's chromium by path. Without
-chromium or the playwright package the tests are skipped with the reason; ``make test`` installs
-chromium first, so CI runs them.
+chromium or the playwright package the tests fail, saying so, unless ``PATIENCE_SKIP_BROWSER=1``
+asks to skip them (browser_check.py); ``make test`` installs chromium first when run as root.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_check import check_chromium, unavailable
 
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -36,14 +36,13 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    chromium = check_chromium()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.skip("the playwright package is missing: pip install -e '.[test]'")
+        unavailable("the playwright package is missing (pip install -e '.[test]')")
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 
@@ -68,7 +67,7 @@ class LiveServer:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             app = create_app(self.db_path, **self.hooks)
-        # As `patience serve` runs it (cli_web.py), so that size limits are tested as served.
+        # As `patience serve` runs it (cli/web.py), so that size limits are tested as served.
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=MAX_FRAME
         )

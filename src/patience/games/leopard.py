@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from ..cards import Card, CardError
+from ..cards import Card, CardError, Rank
 from ..deals import Shuffler
 from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, Result, Rules, State
 from ..moves import Move, register_action
@@ -84,6 +84,31 @@ class Phase(enum.StrEnum):
 
 START, ANSWER, PLAY, OVER = Phase.START, Phase.ANSWER, Phase.PLAY, Phase.OVER
 PHASES = tuple(Phase)
+
+# Ranks are 1-based throughout, as cards.Rank (ace 1 ... king 13); a pip card (ace to nine) goes
+# on the position of its rank, whose index in a square (0..8) is position_index(rank).
+NINE, TEN, JACK, QUEEN, KING = (
+    int(Rank.NINE),
+    int(Rank.TEN),
+    int(Rank.JACK),
+    int(Rank.QUEEN),
+    int(Rank.KING),
+)
+#: The ranks laid face down: jacks (anywhere) and queens (in one's own square).
+FACE_DOWN_RANKS = (JACK, QUEEN)
+
+
+def rank_of(card: int) -> int:
+    """The rank (1 = ace ... 13 = king, as :class:`Rank`) of a card value (0..103, or a face
+    0..51): both packs run ace to king in each suit."""
+    return card % 13 + 1
+
+
+def position_index(rank: int) -> int:
+    """The index (0..8) in a square of the position where a pip card of ``rank`` (ace to nine)
+    goes: positions A, 2, ..., 9 are indexes 0..8."""
+    return rank - 1
+
 
 # Suit (0..3) of a layer if it is a face-up card, else -1: one table read on the hot path.
 _TOP_SUIT = tuple(v % 52 // 13 if v < CARDS else -1 for v in range(4 << SEAT_SHIFT))
@@ -348,21 +373,21 @@ class Leopard(Rules[LeopardState]):
             if face in seen:
                 continue
             seen.add(face)
-            rank = face % 13 + 1
+            rank = rank_of(face)
             base = face * 27
-            if rank <= 9:
-                index = rank - 1
+            if rank <= NINE:
+                index = position_index(rank)
                 for square in range(sides):
                     cell = squares[square][index]
                     if not cell or cell[-1] >= DOWN:
                         actions.append(base + square * 9 + index)
-            elif rank == 10:
+            elif rank == TEN:
                 own_cells = squares[own]
                 for index in range(9):
                     cell = own_cells[index]
                     if not cell or cell[-1] >= DOWN:
                         actions.append(base + own * 9 + index)
-            elif rank == 11:
+            elif rank == JACK:
                 actions.extend(range(base, base + sides * 9))
             else:
                 start = base + own * 9
@@ -390,7 +415,7 @@ class Leopard(Rules[LeopardState]):
             if action < DISCARD:
                 rest = action % 27
                 square = state.squares[rest // 9]
-                if face % 13 in (10, 11):  # jacks and queens lie face down
+                if rank_of(face) in FACE_DOWN_RANKS:
                     square[rest % 9] = [*square[rest % 9], card | DOWN | seat << SEAT_SHIFT]
                 else:
                     square[rest % 9] = [*square[rest % 9], card]
@@ -537,18 +562,18 @@ class Leopard(Rules[LeopardState]):
             raise IllegalMove(move, f"{text} is not in seat {seat}'s hand")
         if action >= DISCARD:
             return
-        rank = face % 13 + 1
+        rank = rank_of(face)
         square, index = action % 27 // 9, action % 9
         own = seat % self.sides
         cell = state.squares[square][index]
-        if rank <= 9 and index != rank - 1:
+        if rank <= NINE and index != position_index(rank):
             raise IllegalMove(
-                move, f"{text} goes only on the position of its rank, {'A' if rank == 1 else rank}"
+                move, f"{text} goes only on the position of its rank, {Rank(rank).letter}"
             )
-        if rank >= 10 and rank != 11 and square != own:
-            kind = {10: "a ten", 12: "a queen", 13: "a king"}[rank]
+        if rank >= TEN and rank != JACK and square != own:
+            kind = {TEN: "a ten", QUEEN: "a queen", KING: "a king"}[rank]
             raise IllegalMove(move, f"{kind} goes only into one's own square ({own})")
-        if rank <= 10 and not _vacant(cell):
+        if rank <= TEN and not _vacant(cell):
             raise IllegalMove(
                 move,
                 f"position {index + 1} of square {square} is taken by {Card(cell[-1])}: "
@@ -577,8 +602,8 @@ class Leopard(Rules[LeopardState]):
         if len(words) == 3:
             spot = words[2].upper()
             position = 1 if spot == "A" else int(spot) if spot.isdigit() else 0
-        elif card.rank <= 9:
-            position = int(card.rank)
+        elif card.rank <= NINE:
+            position = int(card.rank)  # a pip card goes on the position of its rank
         else:
             return None
         return Move.act("play", card=str(card), square=int(words[1]), position=position)
@@ -671,13 +696,13 @@ class Leopard(Rules[LeopardState]):
         own_suits = [_TOP_SUIT[cell[-1]] if cell else -1 for cell in squares[own]]
         for card in hand:
             face = card % 52
-            rank = face % 13 + 1
+            rank = rank_of(face)
             suit = face // 13
-            if rank <= 10 or rank == 13:
-                indexes = (rank - 1,) if rank <= 9 else range(9)
+            if rank <= TEN or rank == KING:
+                indexes = (position_index(rank),) if rank <= NINE else range(9)
                 for index in indexes:
                     cell = squares[own][index]
-                    if rank <= 10 and cell and cell[-1] < DOWN:
+                    if rank <= TEN and cell and cell[-1] < DOWN:
                         continue
                     gain = 0
                     for a, b, c in LINES_AT[index]:
@@ -687,12 +712,12 @@ class Leopard(Rules[LeopardState]):
                         gain += _line_score(own_suits[a], own_suits[b], own_suits[c]) - old
                         own_suits[index] = saved
                     # Building on an empty position is worth a little even without a line.
-                    gain = 2 * gain + (1 if not cell and rank <= 9 else 0)
+                    gain = 2 * gain + (1 if not cell and rank <= NINE else 0)
                     if gain > best:
                         best, choices = gain, [face * 27 + own * 9 + index]
                     elif gain == best and gain > 0:
                         choices.append(face * 27 + own * 9 + index)
-            elif rank == 11:
+            elif rank == JACK:
                 for other in range(self.sides):
                     if other == own:
                         continue
@@ -846,8 +871,8 @@ class Leopard(Rules[LeopardState]):
                                 f'{where}: a face-down card is {{"down": CARD, "by": SEAT}}'
                             )
                         value = card(layer["down"], where)
-                        rank = value % 13 + 1
-                        if rank not in (11, 12) or (rank == 12 and by % sides != side):
+                        rank = rank_of(value)
+                        if rank not in FACE_DOWN_RANKS or (rank == QUEEN and by % sides != side):
                             raise PositionError(
                                 f"{where}: only jacks (anywhere) and queens (in one's own "
                                 "square) lie face down"
@@ -855,7 +880,7 @@ class Leopard(Rules[LeopardState]):
                         layers.append(value | DOWN | by << SEAT_SHIFT)
                     else:
                         value = card(layer, where)
-                        if value % 13 + 1 in (11, 12):
+                        if rank_of(value) in FACE_DOWN_RANKS:
                             raise PositionError(f"{where}: jacks and queens lie face down")
                         layers.append(value)
                 cells.append(layers)
@@ -936,9 +961,9 @@ class Leopard(Rules[LeopardState]):
         unknown.sort(key=lambda slot: self._must_be_jack(squares, slot))
         for cells_slot in reversed(unknown):
             layers, index, by = cells_slot
-            allowed = (10,) if self._must_be_jack(squares, cells_slot) else (10, 11)
+            allowed = (JACK,) if self._must_be_jack(squares, cells_slot) else FACE_DOWN_RANKS
             for i, value in enumerate(unseen):
-                if value % 13 in allowed:
+                if rank_of(value) in allowed:
                     layers[index] = unseen.pop(i) | DOWN | by << SEAT_SHIFT
                     break
             else:

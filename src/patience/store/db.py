@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..options import OptionValue
+from ..sqlite_schema import Migration, NewerSchema, migrate
 
 __all__ = [
     "EVENT_KINDS",
@@ -37,7 +38,7 @@ EVENT_KINDS = ("move", "undo", "redo", "restart", "resign")
 
 #: The schema, one step per version: ``MIGRATIONS[n]`` takes a store from version n to n + 1.
 #: Never edit a step that has shipped; add a new one.
-MIGRATIONS: tuple[str, ...] = (
+MIGRATIONS: tuple[Migration, ...] = (
     # 1: players, tables with their seats, and the event log of each table.
     """
     CREATE TABLE players (
@@ -257,19 +258,13 @@ class Store:
 
     def migrate(self, target: int = SCHEMA_VERSION) -> None:
         """Run the migrations from the database's version up to ``target``, each in its own
-        transaction; refuse a database newer than this program."""
-        current = self.version
-        if current > SCHEMA_VERSION:
-            raise StoreError(
-                f"the database {self.path} has schema version {current}, newer than this "
-                f"program's {SCHEMA_VERSION}: upgrade patience to open it"
-            )
-        for version in range(current, target):
-            with self._transaction() as db:
-                for statement in _statements(MIGRATIONS[version]):
-                    db.execute(statement)
-                # PRAGMA takes no parameters; the value is our own integer.
-                db.execute(f"PRAGMA user_version = {version + 1}")
+        transaction (:func:`patience.sqlite_schema.migrate`); refuse a database newer than
+        this program."""
+        with self._lock:
+            try:
+                migrate(self._db, MIGRATIONS, target)
+            except NewerSchema as error:
+                raise StoreError(f"the database {self.path} has {error}") from None
 
     # -- players ---------------------------------------------------------------------------
 
@@ -536,9 +531,3 @@ def _table_row(row: sqlite3.Row, seats: list[str | None]) -> TableRow:
         score=row["score"],
         events=int(row["events"]),
     )
-
-
-def _statements(script: str) -> list[str]:
-    # executescript() would commit on its own; running the statements one by one keeps each
-    # migration inside its transaction.
-    return [part.strip() for part in script.split(";") if part.strip()]

@@ -4,7 +4,8 @@ A row is one solver run on one deal: keyed by (game, options, deal, budget kind,
 version), with the result, the seconds (as the budget counts them), the CPU seconds and nodes
 spent and the length of the solution. Each chunk of deals is written in one transaction, so a
 crash or an interrupt never leaves half a chunk; WAL mode lets ``study report`` read (opening
-the file read-only) while a study writes.
+the file read-only) while a study writes. The schema is numbered as the store's is
+(:mod:`patience.sqlite_schema`): opening a file for writing brings it to :data:`SCHEMA_VERSION`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from pathlib import Path
 
 from ..options import OptionValue
 from ..solve.search import Verdict
+from ..sqlite_schema import Migration, NewerSchema, migrate, schema_version
 
 __all__ = [
     "BUDGET_KINDS",
+    "MIGRATIONS",
     "RESULTS",
+    "SCHEMA_VERSION",
     "Budget",
     "DealResult",
     "ResultRow",
@@ -37,24 +41,6 @@ RESULTS = tuple(Verdict)
 #: same work for each deal however busy the machine), or nodes (reproducible).
 BUDGET_KINDS = ("seconds", "cpu-seconds", "nodes")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    deal INTEGER NOT NULL,
-    budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'cpu-seconds', 'nodes')),
-    budget REAL NOT NULL,
-    solver INTEGER NOT NULL,
-    result TEXT NOT NULL CHECK (result IN ('won', 'unwinnable', 'unknown')),
-    seconds REAL NOT NULL,
-    nodes INTEGER NOT NULL,
-    length INTEGER NOT NULL,
-    solved_at REAL NOT NULL,
-    cpu_seconds REAL,
-    PRIMARY KEY (game, options, deal, budget_kind, budget, solver)
-);
-"""
-
 #: The columns every study file has (the first ones had only these; cpu_seconds came later).
 _BEFORE_CPU_COLUMNS = (
     "game",
@@ -69,6 +55,84 @@ _BEFORE_CPU_COLUMNS = (
     "length",
     "solved_at",
 )
+
+#: The results table as schema version 2 has it (version 1 lacked 'cpu-seconds' in the check).
+_RESULTS_V2 = """
+CREATE TABLE results (
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    deal INTEGER NOT NULL,
+    budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'cpu-seconds', 'nodes')),
+    budget REAL NOT NULL,
+    solver INTEGER NOT NULL,
+    result TEXT NOT NULL CHECK (result IN ('won', 'unwinnable', 'unknown')),
+    seconds REAL NOT NULL,
+    nodes INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    solved_at REAL NOT NULL,
+    PRIMARY KEY (game, options, deal, budget_kind, budget, solver)
+)
+"""
+
+
+def _columns(connection: sqlite3.Connection) -> set[str]:
+    """The columns of the ``results`` table (none when there is no such table)."""
+    return {row[1] for row in connection.execute("PRAGMA table_info(results)")}
+
+
+def _allow_cpu_seconds(connection: sqlite3.Connection) -> None:
+    """Version 2: budgets in CPU seconds. A table whose check refuses that kind is copied, rows
+    and all, into one made with the new check (SQLite cannot change a check in place)."""
+    row = connection.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'results'"
+    ).fetchone()
+    if "cpu-seconds" in row[0]:
+        return  # a file from before the numbering that had this step already
+    connection.execute("ALTER TABLE results RENAME TO results_before_cpu")
+    connection.execute(_RESULTS_V2)
+    # Named columns: the old table lacks the later cpu_seconds column.
+    columns = ", ".join(_BEFORE_CPU_COLUMNS)
+    connection.execute(f"INSERT INTO results ({columns}) SELECT {columns} FROM results_before_cpu")
+    connection.execute("DROP TABLE results_before_cpu")
+
+
+def _add_cpu_seconds(connection: sqlite3.Connection) -> None:
+    """Version 3: the CPU seconds of every run, in a new column, empty in the rows before it
+    (:meth:`StudyDB.rows` reads their CPU seconds from ``seconds`` where their budget counts CPU
+    seconds, so that rule stands in one place)."""
+    if "cpu_seconds" not in _columns(connection):
+        connection.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
+
+
+#: The schema, one step per version (:mod:`patience.sqlite_schema`): ``MIGRATIONS[n]`` takes a
+#: study file from version n to n + 1. Files made before the schema was numbered have version 0
+#: whatever they hold, so steps 1 to 3 first look at what is there. Never edit a step that has
+#: shipped; add a new one.
+MIGRATIONS: tuple[Migration, ...] = (
+    # 1: one row per solver run on one deal (budgets in seconds or nodes).
+    """
+    CREATE TABLE IF NOT EXISTS results (
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        deal INTEGER NOT NULL,
+        budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'nodes')),
+        budget REAL NOT NULL,
+        solver INTEGER NOT NULL,
+        result TEXT NOT NULL CHECK (result IN ('won', 'unwinnable', 'unknown')),
+        seconds REAL NOT NULL,
+        nodes INTEGER NOT NULL,
+        length INTEGER NOT NULL,
+        solved_at REAL NOT NULL,
+        PRIMARY KEY (game, options, deal, budget_kind, budget, solver)
+    )
+    """,
+    # 2: budgets in CPU seconds.
+    _allow_cpu_seconds,
+    # 3: the CPU seconds every run spent.
+    _add_cpu_seconds,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
 
 #: The CPU seconds of a row stored without them: known only where its budget counts them.
 _CPU_SECONDS_BEFORE = "CASE WHEN budget_kind = 'cpu-seconds' THEN seconds END"
@@ -164,28 +228,28 @@ class StudyDB:
             self.connection = connection
             self._check_columns(create)
             if create:
+                # Outside the migrations' transactions: SQLite changes these only outside one.
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA synchronous=NORMAL")
-                connection.executescript(_SCHEMA)
-                self._allow_cpu_seconds()
-                self._add_cpu_seconds()
+                migrate(connection, MIGRATIONS)
+                self._cpu_column = True
+            elif schema_version(connection) > SCHEMA_VERSION:
+                raise NewerSchema(schema_version(connection), SCHEMA_VERSION)
         except BaseException as error:
             if connection is not None:
                 connection.close()
+            if isinstance(error, NewerSchema):
+                raise StudyDBError(f"the study database {path} has {error}") from None
             if not isinstance(error, (OSError, sqlite3.Error)):
                 raise
             if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
                 raise StudyDBError(f"{path} is not a study database: {error}") from None
             raise StudyDBError(f"cannot open the study database {path}: {error}") from None
 
-    def _columns(self) -> set[str]:
-        """The columns of the ``results`` table (none when there is no such table)."""
-        return {row[1] for row in self.connection.execute("PRAGMA table_info(results)")}
-
     def _check_columns(self, create: bool) -> None:
         """Refuse a file whose ``results`` table is not a study's (or, read-only, that has
         none): its table would be changed, or read as what it is not."""
-        columns = self._columns()
+        columns = _columns(self.connection)
         if not columns and create:
             return  # a new file, or another SQLite file: the study adds its table
         missing = [column for column in _BEFORE_CPU_COLUMNS if column not in columns]
@@ -197,39 +261,6 @@ class StudyDB:
                 "(give the file that patience study run writes)"
             )
         self._cpu_column = "cpu_seconds" in columns
-
-    def _allow_cpu_seconds(self) -> None:
-        """Files made before budgets in CPU seconds refuse that kind in their check: copy their
-        rows into a table made with today's check (SQLite cannot change a check in place)."""
-        row = self.connection.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'results'"
-        ).fetchone()
-        if row is None or "cpu-seconds" in row[0]:
-            return
-        # One transaction (DDL too): a crash half-way leaves the file as it was.
-        self.connection.execute("BEGIN IMMEDIATE")
-        try:
-            self.connection.execute("ALTER TABLE results RENAME TO results_before_cpu")
-            self.connection.execute(_SCHEMA)
-            # Named columns: the old table may lack the later cpu_seconds column.
-            columns = ", ".join(_BEFORE_CPU_COLUMNS)
-            self.connection.execute(
-                f"INSERT INTO results ({columns}) SELECT {columns} FROM results_before_cpu"
-            )
-            self.connection.execute("DROP TABLE results_before_cpu")
-        except BaseException:
-            self.connection.rollback()
-            raise
-        self.connection.commit()
-
-    def _add_cpu_seconds(self) -> None:
-        """Files made before the CPU seconds of every run were stored lack their column: add
-        it, empty (:meth:`rows` reads the rows' CPU seconds from ``seconds`` where their budget
-        counts CPU seconds, so that rule stands in one place)."""
-        if "cpu_seconds" not in self._columns():
-            with self.connection:
-                self.connection.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
-        self._cpu_column = True
 
     def close(self) -> None:
         """Close the file."""

@@ -12,16 +12,23 @@ from pathlib import Path
 
 import click
 
-from . import record
-from .cli import _echo_json, _new_game, data_dir, deal_option, json_option, main, option_option
-from .cli_study import range_option
-from .engine import Game, PositionError
-from .games import UnknownGame, resolve_name
-from .solve import ENGINES, Budget, Solution, solve
-from .solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
-from .solve.core import CORE_MAX_STATES, CoreUnavailable
-from .solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
-from .study import options_key
+from .. import record
+from ..engine import Game, PositionError
+from ..games import UnknownGame, resolve_name
+from ..solve import ENGINES, Budget, Solution, solve
+from ..solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
+from ..solve.core import CORE_MAX_STATES, CoreUnavailable
+from ..solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
+from ..study import options_key
+from .common import (
+    data_dir,
+    deal_option,
+    echo_json,
+    json_option,
+    new_game,
+    option_option,
+    range_option,
+)
 
 __all__ = ["autoplay_command", "solve_command"]
 
@@ -48,7 +55,7 @@ def _game_from_position(game_name: str, path: Path) -> Game:
     return game
 
 
-@main.command("solve")
+@click.command("solve")
 @click.argument("game_name", metavar="GAME")
 @deal_option
 @click.option(
@@ -120,7 +127,7 @@ def solve_command(
             raise click.UsageError("a position carries its own options: leave out -o")
         game = _game_from_position(game_name, position)
     else:
-        game = _new_game(game_name, deal, options)
+        game = new_game(game_name, deal, options)
     if game.rules.players != 1:
         raise click.BadParameter(
             f"{game.name} is not a one-player game: the solver plays patience only",
@@ -144,7 +151,7 @@ def solve_command(
     except CoreUnavailable as error:
         raise click.ClickException(str(error)) from None
     if as_json:
-        _echo_json(solution.to_json())
+        echo_json(solution.to_json())
     else:
         click.echo(_describe(solution))
     if record_path is not None:
@@ -172,7 +179,7 @@ def _describe(solution: Solution) -> str:
 AUTOPLAY_DB = "autoplay.sqlite3"
 
 
-@main.command("autoplay")
+@click.command("autoplay")
 @click.argument("game_name", metavar="GAME")
 @option_option
 @range_option("play")
@@ -214,7 +221,7 @@ def autoplay_command(
     stopped part way goes on where it stopped. Prints each deal, then the win rate with its
     95% interval.
     """
-    first = _new_game(game_name, deals.start, options)
+    first = new_game(game_name, deals.start, options)
     if first.rules.players != 1:
         raise click.BadParameter(
             f"{first.name} is not a one-player game: hints are for patience games",
@@ -244,7 +251,7 @@ def autoplay_command(
         store.close()
     rate = win_rate(games)
     if as_json:
-        _echo_json(
+        echo_json(
             {
                 "game": first.name,
                 "options": dict(first.rules.options),

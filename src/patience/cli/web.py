@@ -7,10 +7,14 @@ from typing import Any
 
 import click
 
-from .cli import data_dir, main
-from .engine import Game
+from ..engine import Game
+from .common import data_dir, missing_extra
 
-__all__ = ["DB_NAME", "default_db_path", "hint_json", "serve_command"]
+__all__ = ["DB_NAME", "WEB_MODULES", "default_db_path", "hint_json", "serve_command"]
+
+#: The packages that the web extra (``pip install 'patience[web]'``) brings and the web app
+#: imports: the server is imported only when ``patience serve`` runs.
+WEB_MODULES = ("starlette", "uvicorn", "markdown_it")
 
 #: The store's file name in the data directory.
 DB_NAME = "patience.sqlite3"
@@ -25,12 +29,12 @@ def default_db_path() -> Path:
 def hint_json(game: Game) -> dict[str, Any]:
     """The honest hint for the web page (``GET /api/tables/ID/hint``): ``{"move", "move_json",
     "chance", "samples", "exact"}``, from the player's view alone, at the default budget."""
-    from .solve import hint
+    from ..solve import hint
 
     return hint(game).to_json()
 
 
-@main.command("serve")
+@click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port."
@@ -46,11 +50,15 @@ def serve_command(host: str, port: int, db_path: Path | None) -> None:
     """Serve the web app: play every one-player game in the browser."""
     import sqlite3
 
-    import uvicorn
+    try:
+        import uvicorn
 
-    from .server import MAX_FRAME, create_app
-    from .store import StoreError
-    from .study.winnable import WinnableDealPicker
+        from ..server import MAX_FRAME, create_app
+    except ImportError as error:
+        missing_extra(error, "web", "the web app", WEB_MODULES)
+        raise
+    from ..store import StoreError
+    from ..study.winnable import WinnableDealPicker
 
     path = db_path or default_db_path()
     try:

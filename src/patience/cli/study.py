@@ -14,7 +14,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
@@ -29,26 +29,31 @@ from rich.progress import (
 )
 from rich.table import Column
 
-from .cli import _echo_json, _game_name, data_dir, json_option, main, option_option
-from .deals import MAX_DEAL, DealError, check_deal
-from .engine import Rules
-from .games import get_rules
-from .options import OptionError, parse_option_pairs
-from .solve import ENGINES, SolverError
-from .solve.core import CORE_MAX_STATES
-from .solve.search import Budget as SearchBudget
-from .study import BACKENDS, Budget, DealResult, RunSummary, StudyDB, StudyDBError, options_key
-from .study.report import plot_resolved, summarise
-from .study.runner import BackendError, make_backend, run_study
-from .study.winnable import ListFileError, write_list
+from ..engine import Rules
+from ..games import get_rules
+from ..options import OptionError, parse_option_pairs
+from ..solve import ENGINES, SolverError
+from ..solve.core import CORE_MAX_STATES
+from ..solve.search import Budget as SearchBudget
+from ..study import BACKENDS, Budget, DealResult, RunSummary, StudyDB, StudyDBError, options_key
+from ..study.report import plot_resolved, summarise
+from ..study.runner import BackendError, make_backend, run_study
+from ..study.winnable import ListFileError, write_list
+from .common import (
+    data_dir,
+    echo_json,
+    json_option,
+    missing_extra,
+    option_option,
+    range_option,
+    resolve_game,
+)
 
-__all__ = ["DB_NAME", "StudyProgress", "default_db_path", "parse_range", "study_group"]
+__all__ = ["DB_NAME", "StudyProgress", "default_db_path", "study_group"]
 
 #: The results file's name in the data directory.
 DB_NAME = "studies.sqlite3"
 DEFAULT_SECONDS = 10.0
-#: Deals a study may cover in one command (a range is listed in memory).
-MAX_RANGE = 10_000_000
 #: Seconds between progress lines when stderr is not a terminal (a log file, nohup).
 LOG_EVERY = 10.0
 #: Terminals narrower than this get a progress bar without the game name and elapsed time.
@@ -58,56 +63,6 @@ NARROW = 72
 def default_db_path() -> Path:
     """``studies.sqlite3`` in the data directory ($PATIENCE_HOME, else the user data dir)."""
     return data_dir() / DB_NAME
-
-
-def parse_range(text: str) -> range:
-    """``A-B`` (both included) or ``N``, as deal numbers; ValueError saying what is wrong and
-    what is allowed."""
-    allowed = (
-        f"a range is A-B with 0 <= A <= B <= {MAX_DEAL} (2**53 - 1), as in 1-1000, or one deal N"
-    )
-    first, sep, last = (part.strip() for part in text.strip().partition("-"))
-    if not first:
-        what = "has no first deal (deal numbers are never negative)" if sep else "is empty"
-        raise ValueError(f"the range {text!r} {what}: {allowed}")
-    if sep and not last:
-        raise ValueError(f"the range {text!r} has no last deal: {allowed}")
-    if "-" in last:
-        raise ValueError(
-            f"the range {text!r} has more than one '-' (deal numbers are never negative): {allowed}"
-        )
-    try:
-        start = check_deal(first)
-        stop = check_deal(last) if sep else start
-    except DealError as error:
-        raise ValueError(f"{error}; {allowed}") from None
-    if stop < start:
-        raise ValueError(f"the range {text} is empty: {allowed}")
-    if stop - start + 1 > MAX_RANGE:
-        raise ValueError(f"the range {text} is too long: at most {MAX_RANGE} deals per command")
-    return range(start, stop + 1)
-
-
-def _range_option(ctx: click.Context, param: click.Parameter, value: str) -> range:
-    try:
-        return parse_range(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
-
-
-FC = TypeVar("FC", bound=Callable[..., Any])
-
-
-def range_option(what: str) -> Callable[[FC], FC]:
-    """``--range A-B`` (required), the deal numbers a command ``what``s (solve, play...)."""
-    return click.option(
-        "--range",
-        "deals",
-        metavar="A-B",
-        required=True,
-        callback=_range_option,
-        help=f"Deal numbers to {what}, both ends included.",
-    )
 
 
 def _budget_option(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -123,7 +78,7 @@ def _budget_option(ctx: click.Context, param: click.Parameter, value: float | No
 
 
 def _rules(game_name: str, option_pairs: Sequence[str]) -> Rules[Any]:
-    name = _game_name(game_name)
+    name = resolve_game(game_name)
     try:
         rules = get_rules(name, parse_option_pairs(option_pairs))
     except OptionError as error:
@@ -322,7 +277,7 @@ class StudyProgress:
         )
 
 
-@main.group("study")
+@click.group("study")
 def study_group() -> None:
     """Winnability studies: solve ranges of deals, resumably, and report on them."""
 
@@ -497,14 +452,13 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
     if plot_path is not None:
         try:
             plot_resolved(reports, plot_path)
-        except ImportError:
-            raise click.ClickException(
-                "--plot needs matplotlib: pip install 'patience[plot]'"
-            ) from None
+        except ImportError as error:
+            missing_extra(error, "plot", "--plot", ("matplotlib",))
+            raise
         except OSError as error:
             raise click.ClickException(f"cannot write {plot_path}: {error}") from None
     if as_json:
-        _echo_json([report.to_json() for report in reports])
+        echo_json([report.to_json() for report in reports])
         return
     console = Console(highlight=False)
     # Piped or redirected, a line stays one line (grep, diff); a terminal wraps it by words.

@@ -10,24 +10,23 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import record
-from .bots import BOTS, BotError
-from .bots.match import deal_scores, make_bots, play_game, run_arena
-from .cli import (
-    _console,
-    _echo_json,
-    _game_name,
-    _new_game,
+from .. import record
+from ..bots import BOTS, BotError
+from ..bots.match import deal_scores, make_bots, play_game, run_arena
+from ..engine import Game
+from ..games import get_rules
+from ..moves import Move
+from ..terminal import outcome_text
+from ..terminal_table import HumanSeat
+from .common import (
     deal_option,
+    echo_json,
     json_option,
-    main,
+    make_console,
+    new_game,
     option_option,
+    resolve_game,
 )
-from .engine import Game
-from .games import get_rules
-from .moves import Move
-from .terminal import outcome_text
-from .terminal_table import HumanSeat
 
 __all__ = ["arena_command", "match_command", "play_at_table", "run_table"]
 
@@ -142,7 +141,7 @@ def play_at_table(game: Game, seats: str | None, seed: int, console: Console) ->
     console.print(outcome_text(game.outcome()))
 
 
-@main.command("match")
+@click.command("match")
 @click.argument("game_name", metavar="GAME")
 @seats_option
 @option_option
@@ -166,9 +165,9 @@ def match_command(
 ) -> None:
     """Play a match of GAME between bots (or people: seat name human) and print the scores
     deal by deal; the record replays to the same scores with patience replay."""
-    game = _new_game(game_name, deal, options)
+    game = new_game(game_name, deal, options)
     names = _seat_names(seats, game.rules.players)
-    console = _console()
+    console = make_console()
     try:
         deals = run_table(game, names, seed, console, show_deals=not as_json)
     except EOFError:
@@ -180,7 +179,7 @@ def match_command(
             raise click.ClickException(f"cannot write {record_path}: {error}") from None
     outcome = game.outcome()
     if as_json:
-        _echo_json(
+        echo_json(
             {
                 "game": game.name,
                 "options": game.options,
@@ -197,10 +196,10 @@ def match_command(
 
 def _rules_of(game_name: str) -> Any:
     """The rules of GAME with its default options (for its option names), or a usage error."""
-    return get_rules(_game_name(game_name), {})
+    return get_rules(resolve_game(game_name), {})
 
 
-@main.command("arena")
+@click.command("arena")
 @click.argument("game_name", metavar="GAME")
 @seats_option
 @click.option(
@@ -243,7 +242,7 @@ def arena_command(
     has_deals = any(spec.name == "deals" for spec in _rules_of(game_name).option_specs)
     if has_deals and not given & {"deals", "target"}:
         pairs_of_options.append("deals=1")
-    game = _new_game(game_name, 0, pairs_of_options)
+    game = new_game(game_name, 0, pairs_of_options)
     names = [name.strip().lower() for name in seats.split(",")]
     if len(names) != 2 or any(name not in BOTS for name in names):
         raise click.BadParameter(
@@ -257,7 +256,7 @@ def arena_command(
     if as_json:
         data = result.to_json()
         data.update(game=game.name, options=game.options, first_deal=deal or 0, seed=seed)
-        _echo_json(data)
+        echo_json(data)
         return
     table = Table(title=f"{game.rules.title}: {pairs} pairs ({2 * pairs} games)")
     for column in ("bot", "seat name", "win rate", "95% CI", "mean margin", "95% CI"):
@@ -272,4 +271,4 @@ def arena_command(
             f"{margin.mean:+.2f}",
             f"[{margin.low:+.2f}, {margin.high:+.2f}]",
         )
-    _console().print(table)
+    make_console().print(table)
