@@ -47,6 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import record
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
+from ..cards import Card, CardError
 from ..deals import check_deal
 from ..engine import Game, IllegalMove, Rules
 from ..games import GAMES, get_rules, resolve_name
@@ -253,16 +254,46 @@ class SharedTable:
         return found
 
 
-def _public_move(table: SharedTable, viewer: int | None) -> dict[str, Any] | None:
-    """The last move as ``viewer`` may know it: a face-down Leopard card laid by another seat
-    is ``null`` (the view shows only its back)."""
+def _view_strings(data: object) -> set[str]:
+    """Every string among the values of a view (the cards it shows, and other words)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, Mapping):
+        return {text for value in data.values() for text in _view_strings(value)}
+    if isinstance(data, list):
+        return {text for value in data for text in _view_strings(value)}
+    return set()
+
+
+def _card_text(text: str) -> str | None:
+    """``text`` as a card's canonical text (``Th``), or None if it names no card."""
+    try:
+        return str(Card.parse(text))
+    except CardError:
+        return None
+
+
+def _public_move(
+    table: SharedTable, viewer: int | None, view: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The last move as ``viewer`` (whose ``view`` it is) may know it: a face-down Leopard card
+    laid by another seat is ``null`` (the view shows only its back). In any other game a card
+    the move names is ``null`` to the other seats unless their view shows it now, so that a game
+    added later cannot leak a card through its moves."""
     if table.last is None:
         return None
     seat, move = table.last
     data: dict[str, Any] = dict(move.to_json())
-    face_down = table.game.name == "leopard" and str(move.arg("card"))[:1] in ("J", "Q")
-    if move.action == "play" and face_down and viewer != seat:
-        data["card"] = None
+    if table.game.name == "leopard":
+        face_down = str(move.arg("card"))[:1] in ("J", "Q")
+        if move.action == "play" and face_down and viewer != seat:
+            data["card"] = None
+    elif viewer != seat:
+        shown = _view_strings(view)
+        for key, value in data.items():
+            card = _card_text(value) if isinstance(value, str) and key != "action" else None
+            if card is not None and card not in shown:
+                data[key] = None
     return {"seat": seat, "move": data}
 
 
@@ -460,7 +491,7 @@ class SharedTables:
             # The deal number gives every hidden card: it is told once the game is over.
             "deal": game.deal if over else None,
             "deal_chosen": table.deal_chosen,
-            "last": _public_move(table, seat),
+            "last": _public_move(table, seat, view),
             "view": view,
             "outcome": view["outcome"],
         }
