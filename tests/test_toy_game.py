@@ -411,3 +411,15 @@ def test_a_person_plays_the_toy_against_a_bot_and_a_match_is_recorded(
     outcome = json.loads(match.output)["outcome"]
     replayed = run("replay", str(path), "--json")
     assert json.loads(replayed.output)["outcome"] == outcome
+
+
+def test_a_one_player_toy_is_played_and_saved_at_the_terminal(toys: None, home: Path) -> None:
+    # Deal 10: t1 holds Ac over 3c, t2 2c over 4c, t3 5c over 6c.
+    moves = ["t1-f1", "t2-f1", "t1-f1", "quit"]
+    result = run("play", "toy-solo", "--deal", "10", input="\n".join(moves) + "\n")
+    assert result.exit_code == 0, result.output
+    for pile in ("t1", "t2", "t3", "f1"):
+        assert pile in result.output
+    resumed = run("play", "--resume", input="t2-f1\nt3-f1\nt3-f1\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Won: all six clubs are up" in resumed.output

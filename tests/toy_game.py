@@ -22,7 +22,7 @@ from patience.cards import Rank, Suit
 from patience.deals import shuffled
 from patience.options import Option
 
-__all__ = ["DuelState", "ToyDuel", "ToySolo"]
+__all__ = ["DuelState", "ToyDuel", "ToyRelay", "ToySolo"]
 
 SEATS = 2
 ROWS = ("row0", "row1")
@@ -222,3 +222,34 @@ class ToySolo(Rules[State]):
         if sorted(card for pile in piles.values() for card in pile) != sorted(self.deck()):
             raise PositionError("a toy-solo position holds the ace to six of clubs once each")
         return State(piles=piles, down=down)
+
+
+class ToyRelay(ToySolo):
+    """Toy Relay: Toy Solo for two seats taking turns (seat 0 first), everything face up but
+    the cards under the piles' tops. Whoever puts the six up wins; a seat that cannot move at
+    its turn loses."""
+
+    name = "toy-relay"
+    title = "Toy Relay"
+    summary = "Toy Solo played in turns by two seats: whoever puts the six up wins."
+
+    @property
+    def players(self) -> int:
+        return SEATS
+
+    def current_player(self, state: State) -> int:
+        return len(state.piles["f1"]) % SEATS
+
+    def finished(self, state: State) -> Outcome | None:
+        if len(state.piles["f1"]) == len(self.deck()):
+            winner = (len(state.piles["f1"]) - 1) % SEATS
+            return Outcome("won", f"seat {winner} put the six up", winner=winner)
+        return None
+
+    def stuck(self, state: State) -> Outcome:
+        seat = self.current_player(state)
+        return Outcome("won", f"seat {seat} cannot move", winner=1 - seat)
+
+    def returns(self, state: State) -> list[float]:
+        outcome = self.finished(state) or self.stuck(state)
+        return [1.0 if seat == outcome.winner else -1.0 for seat in range(SEATS)]
