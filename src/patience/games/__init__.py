@@ -38,7 +38,8 @@ __all__ = [
     "unregister",
 ]
 
-#: Every implemented game, by its RULES.md name, in the order RULES.md lists them.
+#: Every game known, by name: the RULES.md games in the order RULES.md lists them, then those
+#: added with :func:`register` (use it, not assignment: it checks the class).
 GAMES: dict[str, type[Rules[Any]]] = {
     cls.name: cls
     for cls in (
