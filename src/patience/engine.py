@@ -420,10 +420,22 @@ class Rules(abc.ABC, Generic[S]):
     def move_view(self, state: S, move: Move, mover: int, observer: Observer) -> JSON:
         """``move``, just made by seat ``mover`` and leading to ``state``, as ``observer`` may
         know it: its JSON form (docs/notation.md) with every card the observer may not know
-        ``null``. By default a move names only cards that everybody sees; games whose moves lay
-        cards face down (Leopard's jacks and queens) override this."""
+        ``null``. By default a card the move names is ``null`` to everybody but the mover unless
+        the observer's view of ``state`` shows it, so that a game added later cannot leak a card
+        through its moves; games whose moves lay cards face down (Leopard's jacks and queens)
+        override this with their own rule."""
         self.check_observer(observer)
-        return dict(move.to_json())
+        data: JSON = dict(move.to_json())
+        if observer == mover:
+            return data
+        shown = _strings_in(self.view_json(state, observer))
+        for key, value in data.items():
+            if key == "action" or not isinstance(value, str):
+                continue
+            card = _card_text(value)
+            if card is not None and card not in shown:
+                data[key] = None
+        return data
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
         """A full state consistent with ``view`` (from :meth:`Game.view` or :meth:`view_json`,
@@ -987,3 +999,22 @@ def check_forced(expected: Sequence[Move], actual: Sequence[Move]) -> str | None
     shown = " ".join(move.text() for move in actual) or "none"
     written = " ".join(move.text() for move in expected) or "none"
     return f"the record says the forced moves were {written}, but they were {shown}"
+
+
+def _strings_in(data: object) -> set[str]:
+    """Every string among the values of a view (the cards it shows, and other words)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, Mapping):
+        return {text for value in data.values() for text in _strings_in(value)}
+    if isinstance(data, list):
+        return {text for value in data for text in _strings_in(value)}
+    return set()
+
+
+def _card_text(text: str) -> str | None:
+    """``text`` as a card's canonical text (``Th``), or None if it names no card."""
+    try:
+        return str(Card.parse(text))
+    except CardError:
+        return None

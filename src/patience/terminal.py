@@ -116,14 +116,33 @@ def _joined(parts: Sequence[Text]) -> Text:
 # -- layouts -----------------------------------------------------------------------------------
 
 
+def _hand_text(hand: object, size: object) -> Text:
+    if isinstance(hand, list):
+        return _joined([card_text(card if isinstance(card, str) else None) for card in hand])
+    if isinstance(size, int):  # a hand the viewer may not see: only its size
+        return Text(f"{size} card{'' if size == 1 else 's'}", style="dim")
+    return Text("hidden", style="dim")
+
+
 def generic_layout(game: Game, data: Mapping[str, Any]) -> RenderableType:
-    """Every pile on one row, bottom to top: the fallback for games without their own layout."""
+    """Every pile on one row, bottom to top, then each seat's hand when the view has ``hands``
+    (a list of cards, or None for a hand the viewer may not see; its size from ``hand_sizes``):
+    the fallback for games without their own layout. In a game of several seats the seat to move
+    is marked ``>``."""
     piles: Piles = data["piles"]
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column("pile", style="bold")
     table.add_column("cards", overflow="fold")
     for name, pile in piles.items():
         table.add_row(name, _joined(pile_cards(pile)))
+    hands = data.get("hands")
+    if isinstance(hands, list):
+        sizes = data.get("hand_sizes")
+        turn = None if game.is_over() or game.rules.players == 1 else game.current_player()
+        for seat, hand in enumerate(hands):
+            size = sizes[seat] if isinstance(sizes, list) and seat < len(sizes) else None
+            mark = "> " if seat == turn else ""
+            table.add_row(f"{mark}hand {seat}", _hand_text(hand, size))
     return table
 
 

@@ -39,7 +39,8 @@ function clock(seconds) {
   return hours ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-function moveText(move) {
+/** A move's JSON form in the text notation of docs/notation.md (`t3-f1`, `play(card=Th)`). */
+export function moveText(move) {
   if (move.action !== undefined) {
     const args = Object.entries(move).filter(([key]) => key !== "action");
     return args.length ? `${move.action}(${args.map(([k, v]) => `${k}=${v}`).join(",")})`

@@ -4,9 +4,12 @@
 // (or a lost connection) gets the seat back.
 
 import { doubleSolitaireEnd, renderDoubleSolitaire } from "./double_solitaire.js";
+import { genericEnd, renderGeneric } from "./generic.js";
 import { leopardEnd, renderLeopard } from "./leopard.js";
 import { h } from "./dom.js";
 
+// The games drawn their own way; any other is drawn by generic.js (its piles and hands, its
+// legal moves as buttons), so that a game added later needs no edit here.
 const RENDERERS = { leopard: renderLeopard, "double-solitaire": renderDoubleSolitaire };
 // The end of a game in words, with the players' names.
 const ENDINGS = { leopard: leopardEnd, "double-solitaire": doubleSolitaireEnd };
@@ -304,14 +307,11 @@ class SharedTablePage {
     ui.banner.hidden = !over;
     if (over) {
       ui.banner.className = `banner ${state.outcome.result === "won" ? "won" : "lost"}`;
-      const ending = ENDINGS[state.game];
-      ui.banner.textContent = `Game over: ${ending ? ending(state, this)
-        : state.outcome.reason ?? state.outcome.result}`;
+      const ending = ENDINGS[state.game] ?? genericEnd;
+      ui.banner.textContent = `Game over: ${ending(state, this)}`;
     }
     ui.record.hidden = !over;
-    const render = RENDERERS[state.game];
-    if (render) render(ui.board, state, this);
-    else ui.board.textContent = `This page cannot show ${state.game} yet.`;
+    (RENDERERS[state.game] ?? renderGeneric)(ui.board, state, this);
   }
 
   drawJoin() {
