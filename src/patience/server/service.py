@@ -545,6 +545,7 @@ class TableService:
         #: Every task the service started and that has not ended: kept, so that none is
         #: collected mid-run (the event loop holds only weak references to tasks).
         self.tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
 
     # -- running things ----------------------------------------------------------------------
 
@@ -562,6 +563,7 @@ class TableService:
 
     def close(self) -> None:
         """Stop: timers and bots end, hints are no longer taken."""
+        self._closed = True
         for table in self._tables.values():
             if table.timer is not None:
                 table.timer.cancel()
@@ -1143,7 +1145,7 @@ class TableService:
             table.timer = None
         if table.bot_task is not None:
             return  # it kicks again when its move is made
-        if not table.attended:
+        if not table.attended or self._closed:
             return
         now = time.time()
         if table.bot_seat(now) is not None:
@@ -1189,7 +1191,7 @@ class TableService:
             await self.broadcast(table)
         except Exception:  # a bot's failure must not take the table down
             log.exception("bot move failed at table %s", table.id)
-            failed = True
+            failed = not self._closed
         finally:
             table.bot_task = None
             if failed:  # try again later, not in a tight loop
