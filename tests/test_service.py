@@ -104,7 +104,8 @@ def test_a_store_that_fails_leaves_the_table_as_stored(client: TestClient) -> No
     refused = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
     assert refused.status_code == 503
     body = refused.json()
-    assert body["status"] == 503 and "disk I/O error" in body["error"]
+    assert body["status"] == 503
+    assert "disk I/O error" in body["error"]
     assert body["state"]["moves"] == 0
     store.append_event = real
     moved = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
@@ -153,7 +154,8 @@ def test_both_addresses_serve_both_kinds_of_table_on_one_loop(client: TestClient
     # its seats are objects, and a "type" message is a command like a "command" one.
     with client.websocket_connect(f"/ws/shared/{one}") as socket:
         state = socket.receive_json()
-        assert state["type"] == "state" and state["seat"] == 0
+        assert state["type"] == "state"
+        assert state["seat"] == 0
         assert state["seats"] == [
             {"seat": 0, "kind": "person", "name": "guest", "connected": True, "stand_in": False}
         ]
@@ -163,16 +165,19 @@ def test_both_addresses_serve_both_kinds_of_table_on_one_loop(client: TestClient
     two = shared(client, seats=["open", "random"])
     with client.websocket_connect(f"/ws/tables/{two}") as socket:
         first = socket.receive_json()
-        assert first["type"] == "state" and first["state"]["seat"] is None
+        assert first["type"] == "state"
+        assert first["state"]["seat"] is None
         assert first["state"]["seats"] == [None, None]
         socket.send_text(json.dumps({"command": "join", "seat": 0, "name": "Ann"}))
         joined = socket.receive_json()
-        assert joined["type"] == "joined" and joined["seat"] == 0
+        assert joined["type"] == "joined"
+        assert joined["seat"] == 0
         # Shared tables take moves only: no take-backs, whichever way they are asked.
         socket.send_text(json.dumps({"command": "undo"}))
         while (message := socket.receive_json())["type"] != "error":
             pass
-        assert message["status"] == 422 and "takes no undo" in message["error"]
+        assert message["status"] == 422
+        assert "takes no undo" in message["error"]
 
 
 def test_a_private_table_refuses_spectators_on_both_addresses(client: TestClient) -> None:
@@ -236,3 +241,41 @@ def test_the_task_telling_everybody_of_a_stand_in_is_kept_until_it_ends(db_path:
                     await asyncio.sleep(0.01)
 
     asyncio.run(scenario())
+
+
+def test_every_address_of_today_still_answers(client: TestClient) -> None:
+    one, two = solo(client), shared(client)
+    for page in ("/", f"/play/{one}", "/stats", "/replay", "/tables", f"/table/{two}"):
+        response = client.get(page, follow_redirects=False)
+        assert response.status_code == 200, page
+        assert response.headers["content-type"].startswith("text/html")
+    # Either table link works for either table: the other kind's link redirects.
+    moved = client.get(f"/table/{one}", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (307, f"/play/{one}")
+    moved = client.get(f"/play/{two}", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (307, f"/table/{two}")
+    assert client.get("/play/nosuch", follow_redirects=False).status_code == 200
+    for url in (
+        "/api/games",
+        "/api/shared/games",
+        "/api/player",
+        "/api/tables",
+        "/api/tables?ongoing=1",
+        "/api/stats",
+        "/api/rules/klondike",
+        f"/api/tables/{one}",
+        f"/api/tables/{one}/record",
+        f"/api/tables/{one}/record?format=json",
+        f"/api/shared/{two}",
+    ):
+        assert client.get(url).status_code == 200, url
+    assert client.get(f"/api/tables/{one}/hint").status_code == 501  # no hinter here
+    assert client.get(f"/api/shared/{two}/record").status_code == 409  # not before the end
+    assert client.post(f"/api/tables/{one}", json={"command": "resign"}).status_code == 200
+    assert client.post(f"/api/tables/{one}/autofinish", json={}).status_code == 422
+    assert client.post(f"/api/tables/{one}/new", json={}).status_code == 201
+    assert client.post("/api/replay", content=b"").status_code == 400
+    for url in (f"/ws/tables/{one}", f"/ws/shared/{two}"):
+        with client.websocket_connect(url) as socket:
+            assert socket.receive_json()["type"] == "state"
+    assert client.post("/api/player", json={"name": "Ann"}).status_code == 200

@@ -38,7 +38,7 @@ from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -220,6 +220,23 @@ def create_app(
     async def shared_page(request: Request) -> Response:
         return page_response("tables.html")
 
+    def table_page(private: bool, filename: str, other: str) -> Any:
+        """A table's page; the link of the other kind of table (``/table/ID`` of a one-player
+        table, ``/play/ID`` of a shared one) redirects to the table's own page, so that either
+        link of any table works. An unknown table gets the page, which says so."""
+
+        async def show(request: Request) -> Response:
+            table_id = request.path_params["table_id"]
+            try:
+                table = await service.get(table_id)
+            except CommandError:
+                return page_response(filename)
+            if table.settings.private != private:
+                return RedirectResponse(f"{other}/{quote(table_id)}", status_code=307)
+            return page_response(filename)
+
+        return show
+
     # -- players, games, lists
 
     async def games(request: Request) -> Response:
@@ -371,11 +388,11 @@ def create_app(
     routes = [
         # pages
         Route("/", page),
-        Route("/play/{table_id}", page),
+        Route("/play/{table_id}", table_page(True, "index.html", "/table")),
         Route("/stats", page),
         Route("/replay", page),
         Route("/tables", shared_page),
-        Route("/table/{table_id}", shared_page),
+        Route("/table/{table_id}", table_page(False, "tables.html", "/play")),
         # players, games, statistics, rules, replays
         Route("/api/games", games),
         Route("/api/shared/games", shared_games, methods=["GET"]),

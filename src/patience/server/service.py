@@ -1114,7 +1114,7 @@ class TableService:
             await self.command(table, conn.seat, data)
         else:
             known = ", ".join((*SEAT_MESSAGES, *COMMANDS))
-            raise CommandError(400, f"unknown message {kind!r}: use one of {known}")
+            raise CommandError(400, f"unknown message type {kind!r}: use one of {known}")
 
     async def connect(self, table: Table, conn: Connection) -> None:
         """A new connection: told the table's state; the bots of a table nobody watched were
