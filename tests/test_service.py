@@ -279,3 +279,45 @@ def test_every_address_of_today_still_answers(client: TestClient) -> None:
         with client.websocket_connect(url) as socket:
             assert socket.receive_json()["type"] == "state"
     assert client.post("/api/player", json={"name": "Ann"}).status_code == 200
+
+
+def test_a_table_is_rebuilt_off_the_event_loop_once(db_path: Path) -> None:
+    with TestClient(create_app(db_path)) as first:
+        slow, other = solo(first, 7), solo(first, 8)
+        first.post(f"/api/tables/{slow}", json={"command": "move", "move": "t7-f1"})
+        cookies = first.cookies
+    # A new server: neither table is in memory; rebuilding reads and replays the event log.
+    with TestClient(create_app(db_path)) as client:
+        client.cookies = cookies
+        store = client.app.state.store  # type: ignore[attr-defined]
+        real = store.events
+        reading, release = threading.Event(), threading.Event()
+        reads: list[str] = []
+
+        def events(table_id: str) -> Any:
+            reads.append(table_id)
+            if table_id == slow:
+                reading.set()
+                release.wait(timeout=10)
+            return real(table_id)
+
+        store.events = events
+        answers: list[Any] = []
+        workers = [
+            threading.Thread(target=lambda: answers.append(client.get(f"/api/tables/{slow}")))
+            for _ in range(3)
+        ]
+        for worker in workers:
+            worker.start()
+        try:
+            assert reading.wait(timeout=5)
+            started = time.monotonic()
+            assert client.get(f"/api/tables/{other}").json()["moves"] == 0
+            assert time.monotonic() - started < 5
+            assert not release.is_set()
+        finally:
+            release.set()
+            for worker in workers:
+                worker.join(timeout=10)
+        assert [answer.json()["moves"] for answer in answers] == [1, 1, 1]
+        assert reads.count(slow) == 1  # one rebuild for the three requests

@@ -828,7 +828,7 @@ class TableService:
         over = game.is_over()
         now = time.time()
         allowed = table.settings.commands
-        turn = game.current_player()
+        turn = None if over else game.current_player()
         seats: list[Any]
         if dialect is Dialect.TABLES:
             seats = [s.player for s in table.seats]
@@ -855,7 +855,7 @@ class TableService:
             "players": rules.players,
             "seats": seats,
             "seat": seat,
-            "turn": None if over else turn,
+            "turn": turn,
             # A one-player table shows its deal number (it can be copied and dealt again); a
             # table of several players must not send it before the end, since the deal number
             # gives every hidden card.
