@@ -395,12 +395,13 @@ def test_the_time_of_a_win_is_the_same_at_the_table_and_in_the_statistics(
     import time
     import types
 
-    from patience.server import service as tables_module
+    from patience.server import service, table
 
     # The table's own clock runs 0.35 s ahead of the store's: the table must show the stored
     # finishing time all the same, as the statistics do.
     ahead = types.SimpleNamespace(time=lambda: time.time() + 0.35)
-    monkeypatch.setattr(tables_module, "time", ahead)
+    monkeypatch.setattr(service, "time", ahead)
+    monkeypatch.setattr(table, "time", ahead)
     won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
     table = new_table(client, deal=won.deal, **won.options)["table"]
     for move in won.moves:
@@ -584,7 +585,7 @@ def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Pa
 
 
 def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty() -> None:
-    from patience.server.service import autofinish_moves
+    from patience.server.table import autofinish_moves
 
     def klondike(**piles: tuple[list[str], list[str]]) -> patience.Game:
         """A Klondike position: each foundation built to the jack, the kings and queens as

@@ -18,7 +18,8 @@ import anyio
 import pytest
 
 from patience.server import create_app
-from patience.server.service import Connection, Dialect, Seat, TableService
+from patience.server.service import TableService
+from patience.server.table import Connection, Dialect, Seat, shared_request
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -215,8 +216,10 @@ def test_the_task_telling_everybody_of_a_stand_in_is_kept_until_it_ends(db_path:
     async def scenario() -> None:
         with Store(db_path) as store:
             service = TableService(store)
-            table = await service.create_shared(
-                {"game": "leopard", "seats": ["open", "open"], "deal": 3, "absence": 0.05}
+            table = await service.create(
+                shared_request(
+                    {"game": "leopard", "seats": ["open", "open"], "deal": 3, "absence": 0.05}
+                )
             )
             table.seats[0] = Seat(0, player="Ann", token_hash="x", absent_since=time.time())
             table.seats[1] = Seat(1, player="Bob", token_hash="y")

@@ -23,7 +23,8 @@ from patience.games import get_rules
 from patience.moves import Move
 from patience.server import MAX_BODY, create_app, service
 from patience.server.catalogue import shared_games
-from patience.server.service import Dialect, TableService
+from patience.server.service import TableService
+from patience.server.table import Dialect, Table, shared_request
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -522,7 +523,7 @@ def test_idle_tables_leave_memory_and_come_back_from_the_store(
 ) -> None:
     monkeypatch.setattr(service, "TABLES_IN_MEMORY", 3)
 
-    def seen(tables: TableService, table: service.Table) -> dict[str, Any]:
+    def seen(tables: TableService, table: Table) -> dict[str, Any]:
         state = tables.state(table, None, Dialect.SHARED)
         return {name: value for name, value in state.items() if name != "elapsed"}
 
@@ -530,8 +531,10 @@ def test_idle_tables_leave_memory_and_come_back_from_the_store(
         with Store(db_path) as store:
             tables = TableService(store)
             created = [
-                await tables.create_shared(
-                    {"game": "double-solitaire", "seats": ["open", "random"], "deal": n}
+                await tables.create(
+                    shared_request(
+                        {"game": "double-solitaire", "seats": ["open", "random"], "deal": n}
+                    )
                 )
                 for n in range(1, 8)
             ]
@@ -599,8 +602,8 @@ def test_tables_of_bots_alone_leave_memory(db_path: Path, monkeypatch: pytest.Mo
         with Store(db_path) as store:
             tables = TableService(store)
             created = [
-                await tables.create_shared(
-                    {"game": "leopard", "seats": ["random", "random"], "deal": n}
+                await tables.create(
+                    shared_request({"game": "leopard", "seats": ["random", "random"], "deal": n})
                 )
                 for n in range(1, 8)
             ]

@@ -7,7 +7,8 @@ from __future__ import annotations
 from .app import COOKIE, MAX_BODY, MAX_FRAME, create_app
 from .catalogue import catalogue
 from .errors import CommandError
-from .service import COMMANDS, Table, TableService
+from .service import TableService
+from .table import COMMANDS, Table
 
 __all__ = [
     "COMMANDS",

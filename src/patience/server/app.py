@@ -48,6 +48,7 @@ from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
 from .catalogue import DealPicker, catalogue
 from .errors import CommandError, error_json
+from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import (
     CREATIONS_PER_MINUTE,
     MAX_BODY,
@@ -57,16 +58,8 @@ from .http import (
     read_json,
 )
 from .rules import RulesBook
-from .service import (
-    DEFAULT_PLAYER,
-    HINTS_AT_ONCE,
-    Dialect,
-    Hinter,
-    HintGate,
-    Table,
-    TableService,
-    shared_catalogue,
-)
+from .service import TableService, shared_catalogue
+from .table import DEFAULT_PLAYER, Dialect, Table, shared_request, solo_request
 
 __all__ = [
     "COOKIE",
@@ -287,12 +280,14 @@ def create_app(
         if not isinstance(data, dict):
             raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
         limit.check(request)
-        table = await service.create_solo(
-            data.get("game"),
-            data.get("options"),
-            data.get("deal"),
-            player_of(request),
-            winnable=data.get("winnable") is True,
+        table = await service.create(
+            solo_request(
+                data.get("game"),
+                data.get("options"),
+                data.get("deal"),
+                player_of(request),
+                winnable=data.get("winnable") is True,
+            )
         )
         return JSONResponse(service.state(table, 0, Dialect.TABLES), status_code=201)
 
@@ -302,19 +297,21 @@ def create_app(
             raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
         table, _ = await seated(request)
         limit.check(request)
-        fresh = await service.create_solo(
-            table.game.name,
-            table.game.options,
-            data.get("deal"),
-            player_of(request),
-            winnable=data.get("winnable") is True,
+        fresh = await service.create(
+            solo_request(
+                table.game.name,
+                table.game.options,
+                data.get("deal"),
+                player_of(request),
+                winnable=data.get("winnable") is True,
+            )
         )
         return JSONResponse(service.state(fresh, 0, Dialect.TABLES), status_code=201)
 
     async def create_shared(request: Request) -> Response:
         data = await read_json(request)
         limit.check(request)
-        table = await service.create_shared(data)
+        table = await service.create(shared_request(data))
         body = {
             "table": table.id,
             "url": f"/table/{table.id}",

@@ -1,10 +1,7 @@
 """The table service: every table of the server, whoever plays at it and however they reach it.
 
-A *table* is a game with its seats. A one-player game is a table with one seat, held by the player
-named by the browser's cookie; a table of several players (Leopard, Double Solitaire) has seats
-that are open, held by a bot, or held by a person who joined over the table's websocket and got a
-secret *seat token* (the store keeps only its SHA-256). The HTTP routes and both websocket
-addresses (``/ws/tables/ID``, ``/ws/shared/ID``) come here: this module creates tables, seats
+The HTTP routes and both websocket addresses (``/ws/tables/ID``, ``/ws/shared/ID``) come here:
+:class:`TableService` creates tables (``server/table.py`` says what they are made of), seats
 people, applies commands, keeps tables in memory, rebuilds them from the store, lets bots play
 and stand in for absent people, and tells every connection its own seat's state.
 
@@ -27,62 +24,56 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import enum
-import hashlib
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import record
-from ..bots import BOTS, Bot
-from ..bots import get as get_bot
-from ..deals import check_deal
-from ..engine import Game, IllegalMove, Rules
-from ..games import get_rules, resolve_name
+from ..bots import BOTS
+from ..engine import Game, IllegalMove
+from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
-from ..store import Event, SharedSeat, Store, StoreError, valid_player_name
+from ..store import SharedSeat, Store, StoreError, valid_player_name
 from .catalogue import (
     DealPicker,
     full_options,
     game_entry,
-    one_player_games,
     option_phrases,
     shared_games,
     table_heading,
     variant_title,
 )
 from .errors import CommandError, error_json
+from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import read_message
+from .table import (
+    COMMANDS,
+    DEFAULT_ABSENCE,
+    DEFAULT_STAND_IN,
+    MAX_ABSENCE,
+    SOLO,
+    Connection,
+    Dialect,
+    NewTable,
+    Seat,
+    Table,
+    autofinish_moves,
+    observe,
+    replay_event,
+    shared_settings,
+    token_hash,
+)
 
 __all__ = [
-    "COMMANDS",
-    "DEFAULT_ABSENCE",
-    "DEFAULT_PLAYER",
-    "DEFAULT_STAND_IN",
-    "HINTS_AT_ONCE",
-    "MAX_ABSENCE",
-    "SOLO",
+    "BOT_RETRY",
     "TABLES_IN_MEMORY",
-    "Connection",
-    "Dialect",
-    "HintGate",
-    "Hinter",
-    "Observation",
-    "Seat",
-    "Settings",
-    "Table",
     "TableService",
-    "autofinish_moves",
-    "observe",
     "shared_catalogue",
-    "token_hash",
 ]
 
 log = logging.getLogger(__name__)
@@ -90,370 +81,14 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 
-#: Every command a table may take; ``move`` carries the move (text or JSON form).
-COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish")
 #: The messages a websocket client may send besides the commands.
 SEAT_MESSAGES = ("join", "resume")
-#: The player of a browser that has not chosen a name.
-DEFAULT_PLAYER = "guest"
-#: Seconds a person may be gone before a bot plays his seat.
-DEFAULT_ABSENCE = 120.0
-#: The longest absence a table may set (a day).
-MAX_ABSENCE = 24 * 3600.0
-#: The bot that stands in for an absent person, unless the table chooses another.
-DEFAULT_STAND_IN = "greedy"
 #: Seconds before a bot whose move failed is asked again.
 BOT_RETRY = 1.0
 #: Tables kept in memory: beyond this, the least recently used tables that are idle (nobody
 #: connected, no bot thinking, no command running) are forgotten; the store keeps them all and
 #: :meth:`TableService.get` rebuilds one when it is next used.
 TABLES_IN_MEMORY = 256
-#: What a seat may be at creation besides a bot's name.
-OPEN_SEATS = ("open", "human")
-#: Piles that must be empty (when a game has them) before an automatic finish is offered.
-STOCK_PILES = ("stock", "waste")
-#: More foundation moves than any game's pack has cards: a bound on the automatic finish.
-AUTOFINISH_LIMIT = 1000
-#: Hints worked out at once, over every table. The solver spends about 2 s of one core on a
-#: hint; beyond this a hint request is refused (503) rather than queued, so that a burst of
-#: requests cannot take every core from the games being played.
-HINTS_AT_ONCE = 2
-
-#: A hint for a table's current position; the hook for the solver's honest hint.
-Hinter = Callable[[Game], dict[str, Any]]
-
-
-def token_hash(token: str) -> str:
-    """The SHA-256 of a seat token, as stored (the token itself is never stored)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-# -- tables, seats and connections ------------------------------------------------------------
-
-
-@dataclass
-class Seat:
-    """A seat and who holds it: a bot, a person, or nobody yet (open).
-
-    A person is known by the player name of the browser's cookie (a one-player table's seat,
-    ``token_hash`` None) or by the seat token given when he joined (``token_hash`` set). Both
-    are ways of proving who one is; another (a login session) would be one more field here and
-    one more ``seat_of_*`` lookup on :class:`Table`.
-    """
-
-    index: int
-    bot: str | None = None
-    #: The person's name (the cookie's player, or the name given when joining).
-    player: str | None = None
-    token_hash: str | None = None
-    #: When the last connection of the person went away (None while connected, or never).
-    absent_since: float | None = None
-
-    @property
-    def kind(self) -> str:
-        """``bot``, ``person`` or ``open``."""
-        if self.bot is not None:
-            return "bot"
-        return "person" if self.player is not None or self.token_hash is not None else "open"
-
-    @property
-    def record_name(self) -> str:
-        """How the seat's player is named in a record."""
-        if self.bot is not None:
-            return f"{self.bot} bot"
-        return self.player or "open"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a table allows: its commands, whether only its players may look, and its bots."""
-
-    #: The commands the table takes (one-player tables: every one; shared tables: moves).
-    commands: frozenset[str]
-    #: Only the players of its seats may look (no spectators), as at a one-player table.
-    private: bool
-    #: The bot that plays for a person gone longer than ``absence``; None: nobody stands in.
-    stand_in: str | None
-    absence: float = DEFAULT_ABSENCE
-    #: The deal was chosen at creation (shown to everybody, for reproducible tables).
-    deal_chosen: bool = False
-    #: The bots' seed: seat ``i``'s bot is seeded ``"SEED:i"`` (as ``patience match`` does).
-    seed: str = ""
-
-    def stored(self) -> dict[str, Any]:
-        """The settings as a shared table's store row keeps them."""
-        return {
-            "absence": self.absence,
-            "stand_in": self.stand_in,
-            "deal_chosen": self.deal_chosen,
-            "seed": self.seed,
-        }
-
-
-#: A one-player table's settings.
-SOLO = Settings(commands=frozenset(COMMANDS), private=True, stand_in=None)
-
-
-def _shared_settings(stored: Mapping[str, Any]) -> Settings:
-    return Settings(
-        commands=frozenset({"move"}),
-        private=False,
-        stand_in=str(stored.get("stand_in") or DEFAULT_STAND_IN),
-        absence=float(stored.get("absence", DEFAULT_ABSENCE)),
-        deal_chosen=bool(stored.get("deal_chosen", False)),
-        seed=str(stored.get("seed", "")),
-    )
-
-
-class Dialect(enum.Enum):
-    """How a client reads states: the two addresses of today, one service behind them.
-
-    ``TABLES`` (``/api/tables``, ``/ws/tables``): a websocket state comes as ``{"type":
-    "state", "state": STATE}`` and ``seats`` lists the seats' player names. ``SHARED``
-    (``/api/shared``, ``/ws/shared``): the state's fields are the message itself and ``seats``
-    lists objects ``{"seat", "kind", "name", "connected", "stand_in"}``.
-    """
-
-    TABLES = "tables"
-    SHARED = "shared"
-
-
-@dataclass(eq=False)
-class Connection:
-    """A websocket at a table: the seat it holds (None: a spectator) and its dialect."""
-
-    socket: WebSocket
-    seat: int | None
-    dialect: Dialect
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send a message; a connection that went away is dropped when its loop ends."""
-        if self.socket.application_state != WebSocketState.CONNECTED:
-            return
-        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-            await self.socket.send_json(message)
-
-
-@dataclass
-class Table:
-    """A table in memory: its game, seats, settings, connections and bots."""
-
-    id: str
-    game: Game
-    seats: list[Seat]
-    settings: Settings
-    created: float
-    #: Stored events: a client names the state it saw by this count (``events``, ``seq``).
-    events: int
-    finished: float | None = None
-    #: The last move made and its seat (shown to everybody as each may know it).
-    last: tuple[int, Move] | None = None
-    connections: dict[WebSocket, Connection] = field(default_factory=dict, repr=False)
-    #: Serialises changes at this table: one is applied and stored before the next starts.
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    bots: dict[int, Bot] = field(default_factory=dict, repr=False)
-    bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
-    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
-
-    # -- who sits where
-
-    def seat_of_player(self, player: str) -> int | None:
-        """The seat held by the cookie's ``player`` (names compared without regard to case)."""
-        for seat in self.seats:
-            if (
-                seat.token_hash is None
-                and seat.player is not None
-                and seat.player.casefold() == player.casefold()
-            ):
-                return seat.index
-        return None
-
-    def seat_of_token(self, token: str) -> Seat | None:
-        """The seat whose token is ``token``."""
-        hashed = token_hash(token)
-        for seat in self.seats:
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, hashed):
-                return seat
-        return None
-
-    def connected(self, index: int) -> bool:
-        """True while some connection holds seat ``index``."""
-        return any(conn.seat == index for conn in self.connections.values())
-
-    @property
-    def waiting(self) -> bool:
-        """True while a seat is open: play starts when every seat is taken."""
-        return any(seat.kind == "open" for seat in self.seats)
-
-    @property
-    def attended(self) -> bool:
-        """True while somebody (a player or a spectator) is connected."""
-        return bool(self.connections)
-
-    @property
-    def in_use(self) -> bool:
-        """True while the table must stay in memory: somebody connected, a bot thinking, or a
-        change being made."""
-        return self.attended or self.bot_task is not None or self.lock.locked()
-
-    # -- bots
-
-    def bot_for(self, seat: int) -> Bot:
-        """The bot that plays ``seat`` (its own bot, or the stand-in), made once per seat."""
-        bot = self.bots.get(seat)
-        if bot is None:
-            name = self.seats[seat].bot or self.settings.stand_in or DEFAULT_STAND_IN
-            bot = self.bots[seat] = get_bot(name, seed=f"{self.settings.seed or self.id}:{seat}")
-        return bot
-
-    def stood_in(self, seat: Seat, now: float) -> bool:
-        """True when a bot plays for the person of ``seat`` (gone longer than the absence)."""
-        return (
-            self.settings.stand_in is not None
-            and seat.kind == "person"
-            and not self.connected(seat.index)
-            and seat.absent_since is not None
-            and now - seat.absent_since >= self.settings.absence
-        )
-
-    def bot_seat(self, now: float) -> int | None:
-        """The seat a bot must play now, if any."""
-        if self.waiting or self.game.is_over():
-            return None
-        turn = self.game.current_player()
-        seat = self.seats[turn]
-        return turn if seat.kind == "bot" or self.stood_in(seat, now) else None
-
-    def elapsed(self, now: float | None = None) -> float:
-        """Seconds from the table's start to its end, or to now while it goes on."""
-        end = self.finished if self.finished is not None else (now or time.time())
-        return max(0.0, end - self.created)
-
-
-# -- what each seat sees ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What one seat (or a spectator) is shown: the view and the last move as it may know it."""
-
-    view: dict[str, Any]
-    last: dict[str, Any] | None
-
-
-def observe(game: Game, last: tuple[int, Move] | None, seat: int | None) -> Observation:
-    """What ``seat`` (None: a spectator) may see of ``game``, and of the last move.
-
-    The one place where the server decides what a seat or a spectator sees: the states sent,
-    the bots' views and the last move all come from here. A Leopard jack or queen laid face
-    down by another seat is ``null`` in the last move (the view shows only its back).
-    """
-    if seat is None:
-        # Seat -1 holds nothing: every hand and face-down card is hidden, no legal moves.
-        view = game.view(-1)
-        view["seat"] = None
-    else:
-        view = game.view(seat)
-    shown: dict[str, Any] | None = None
-    if last is not None:
-        by, move = last
-        data: dict[str, Any] = dict(move.to_json())
-        face_down = game.name == "leopard" and str(move.arg("card"))[:1] in ("J", "Q")
-        if move.action == "play" and face_down and seat != by:
-            data["card"] = None
-        shown = {"seat": by, "move": data}
-    return Observation(view, shown)
-
-
-# -- the automatic finish ---------------------------------------------------------------------
-
-
-def _is_foundation(pile: str | None) -> bool:
-    return pile is not None and pile.startswith("f") and pile[1:].isdigit()
-
-
-def autofinish_moves(game: Game) -> list[Move] | None:
-    """The foundation moves that win the game from here, when only such moves are needed; else
-    None.
-
-    Offered for any game when no card anywhere is face down, the stock and waste (if the game has
-    them) are empty, and making legal moves to foundations (f1, f2, ...) only, the first
-    candidate each time, ends in a win. The game itself is not touched: the moves are tried on
-    copies of its state.
-    """
-    if game.outcome().is_over:
-        return None
-    rules, state = game.rules, game.state
-    if any(state.down.get(name, 0) for name in state.piles):
-        return None
-    if any(state.piles.get(name) for name in STOCK_PILES):
-        return None
-    moves: list[Move] = []
-    while rules.finished(state) is None and len(moves) < AUTOFINISH_LIMIT:
-        move = next(
-            (
-                candidate
-                for candidate in rules.candidate_moves(state)
-                if not candidate.is_action and _is_foundation(candidate.target)
-            ),
-            None,
-        )
-        if move is None:
-            return None
-        state, _ = rules.perform(state, move)
-        moves.append(move)
-    outcome = rules.finished(state)
-    return moves if outcome is not None and outcome.result == "won" else None
-
-
-# -- hints ------------------------------------------------------------------------------------
-
-
-class HintGate:
-    """Bounds the hints being worked out: one per table at a time (another request for the
-    same table is a 429 while it runs) and at most ``at_once`` in all (a 503 beyond). The hints
-    run on a pool of ``at_once`` threads of their own; a slot is given back only when the
-    solver has finished, even if the client went away meanwhile."""
-
-    def __init__(self, at_once: int = HINTS_AT_ONCE) -> None:
-        if at_once < 1:
-            raise ValueError("at least one hint must be allowed at once")
-        self.at_once = at_once
-        self._busy: set[str] = set()
-        self._pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="hint")
-
-    @property
-    def busy(self) -> int:
-        """How many hints are being worked out."""
-        return len(self._busy)
-
-    async def run(self, table_id: str, hinter: Hinter, game: Game) -> dict[str, Any]:
-        """``hinter(game)`` in a worker thread, or a :class:`CommandError` when the table has a
-        hint running already (429) or the server has as many as it allows (503)."""
-        if table_id in self._busy:
-            raise CommandError(
-                429, "a hint for this table is being worked out already: wait for it"
-            )
-        if len(self._busy) >= self.at_once:
-            raise CommandError(
-                503,
-                f"the server is working out {self.at_once} hints already: try again in a moment",
-            )
-        # The gate is only touched on the event loop's thread, so a set is enough.
-        loop = asyncio.get_running_loop()
-        self._busy.add(table_id)
-        try:
-            work = self._pool.submit(hinter, game)
-        except BaseException:
-            self._busy.discard(table_id)
-            raise
-        work.add_done_callback(lambda _: loop.call_soon_threadsafe(self._busy.discard, table_id))
-        return await asyncio.wrap_future(work)
-
-    def close(self) -> None:
-        """Stop taking hints; running ones finish in their threads."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
 
 # -- the catalogue of shared tables -----------------------------------------------------------
 
@@ -500,26 +135,6 @@ def _move_given(data: Mapping[str, Any]) -> str | Mapping[str, Any]:
     if isinstance(move, str) and len(move) > 200:
         raise CommandError(400, "a move's text has at most 200 characters")
     return move
-
-
-def _replay(game: Game, event: Event) -> tuple[int, Move] | None:
-    """Apply a stored event to ``game``; the last move it leaves (None after a take-back)."""
-    if event.kind == "move":
-        assert event.move is not None
-        game.push(Move.parse(event.move))
-    elif event.kind == "undo":
-        game.pop()
-        return None
-    elif event.kind == "redo":
-        game.redo()
-    elif event.kind == "restart":
-        while game.move_stack:
-            game.pop()
-        return None
-    elif event.kind == "resign":
-        game.resign()
-        return None
-    return event.seat, game.move_stack[-1]
 
 
 # -- the service ------------------------------------------------------------------------------
@@ -625,7 +240,7 @@ class TableService:
         game = Game.create(get_rules(row.game, row.options), deal=row.deal)
         last: tuple[int, Move] | None = None
         for event in self.store.events(table_id):
-            last = _replay(game, event)
+            last = replay_event(game, event)
         if stored is None:
             seats = [Seat(index, player=name) for index, name in enumerate(row.seats)]
             settings = SOLO
@@ -642,7 +257,7 @@ class TableService:
                 )
                 for s in self.store.shared_seats(table_id)
             ]
-            settings = _shared_settings(stored)
+            settings = shared_settings(stored)
         return Table(
             row.id, game, seats, settings, row.created, row.events, row.finished, last=last
         )
@@ -657,165 +272,44 @@ class TableService:
 
     # -- creating ----------------------------------------------------------------------------
 
-    async def create_solo(
-        self,
-        game_name: object,
-        options: object,
-        deal: object,
-        player: str,
-        *,
-        winnable: bool = False,
-    ) -> Table:
-        """A new one-player table of ``game_name`` for ``player``; a bad game, option or deal
-        number is a :class:`CommandError` (400) saying what is allowed."""
-        if not isinstance(game_name, str):
-            raise CommandError(
-                400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
-            )
-        if options is None:
-            options = {}
-        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-            raise CommandError(400, "'options' must be an object of option name -> value")
-        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int | str)):
-            raise CommandError(400, "'deal' must be a whole number, or null for a random deal")
-        try:
-            rules = get_rules(resolve_name(game_name), dict(options))
-        except ValueError as error:  # an unknown game or option
-            raise CommandError(400, str(error)) from None
-        if rules.players != 1:
-            raise CommandError(
-                400,
-                f"{rules.name} is played by {rules.players}; this server deals the one-player "
-                f"games: {', '.join(one_player_games())}",
-            )
-        if deal is not None and deal != "" and winnable:
-            raise CommandError(400, "choose a deal number or winnable deals, not both")
-        if winnable and self.deal_picker is None:
+    async def create(self, new: NewTable) -> Table:
+        """A new table, stored, in memory, its bots kicked; its deal chosen by the deal picker
+        when the request leaves it to the server (a winnable one if asked: refused (400)
+        without a picker, or when the picker finds none)."""
+        if new.winnable and self.deal_picker is None:
             raise CommandError(
                 400, "winnable deals need the solver, which this server does not have"
             )
         table_id = secrets.token_urlsafe(12)
         try:
-            table = await self.offload(
-                self._create_solo, table_id, rules, deal, [player], winnable=winnable
-            )
+            table = await self.offload(self._create, table_id, new)
         except StoreError:
             raise
-        except ValueError as error:  # a bad deal number, or the picker's refusal
+        except ValueError as error:  # the deal picker's refusal
             raise CommandError(400, str(error)) from None
-        self._remember(table)
-        return table
-
-    def _create_solo(
-        self, table_id: str, rules: Rules[Any], deal: object, seats: list[str], *, winnable: bool
-    ) -> Table:
-        # In a worker thread: the deal picker may search for a winnable deal, and the store
-        # writes.
-        if deal is None or deal == "":
-            chosen = None if self.deal_picker is None else self.deal_picker(rules, winnable)
-        else:
-            chosen = check_deal(deal)
-        game = Game.create(rules, deal=chosen)
-        self.store.create_table(table_id, game.name, game.options, game.deal, seats)
-        row = self.store.table(table_id)
-        assert row is not None
-        return Table(
-            table_id, game, [Seat(i, player=name) for i, name in enumerate(seats)], SOLO,
-            row.created, 0,
-        )  # fmt: skip
-
-    async def create_shared(self, data: object) -> Table:
-        """A new table of several players from ``{"game", "options", "seats", "absence",
-        "stand_in", "deal", "seed"}`` (a chosen deal and the bots' seed make a table
-        reproducible, for tests; both are optional); anything wrong is a
-        :class:`CommandError` (400) saying what is allowed."""
-        if not isinstance(data, Mapping):
-            raise CommandError(400, 'send {"game": ..., "options": {...}, "seats": [...]}')
-        name = data.get("game")
-        games = shared_games()
-        if not isinstance(name, str):
-            raise CommandError(400, f"'game' must be one of {', '.join(games)}")
-        options = data.get("options") or {}
-        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-            raise CommandError(400, "'options' must be an object of option name -> value")
-        try:
-            rules = get_rules(resolve_name(name), dict(options))
-        except ValueError as error:
-            raise CommandError(400, str(error)) from None
-        if rules.name not in games:
-            raise CommandError(400, f"{rules.name} is played alone: shared tables deal {games}")
-        seats_given = data.get("seats")
-        if seats_given is None:
-            seats_given = ["open"] + [DEFAULT_STAND_IN] * (rules.players - 1)
-        if not isinstance(seats_given, list) or len(seats_given) != rules.players:
-            raise CommandError(
-                400, f"'seats' must list {rules.players} seats: 'open' or a bot's name each"
-            )
-        seats: list[Seat] = []
-        for index, entry in enumerate(seats_given):
-            text = entry.strip().lower() if isinstance(entry, str) else ""
-            if text in OPEN_SEATS:
-                seats.append(Seat(index))
-            elif text in BOTS:
-                seats.append(Seat(index, bot=text))
-            else:
-                raise CommandError(
-                    400, f"seat {index}: {entry!r} is neither 'open' nor a bot ({', '.join(BOTS)})"
-                )
-        absence = data.get("absence", DEFAULT_ABSENCE)
-        if (
-            isinstance(absence, bool)
-            or not isinstance(absence, int | float)
-            or not 0 < absence <= MAX_ABSENCE
-        ):
-            raise CommandError(
-                400, f"'absence' is a number of seconds, more than 0 and at most {MAX_ABSENCE:g}"
-            )
-        stand_in = data.get("stand_in", DEFAULT_STAND_IN)
-        if not isinstance(stand_in, str) or stand_in.strip().lower() not in BOTS:
-            raise CommandError(400, f"'stand_in' is a bot: one of {', '.join(BOTS)}")
-        deal = data.get("deal")
-        try:
-            deal = None if deal is None or deal == "" else check_deal(deal)
-        except (TypeError, ValueError) as error:
-            raise CommandError(400, f"'deal': {error}") from None
-        seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise CommandError(400, "'seed' (the bots' random seed) is a whole number")
-        settings = _shared_settings(
-            {
-                "absence": float(absence),
-                "stand_in": stand_in.strip().lower(),
-                "deal_chosen": deal is not None,
-                "seed": "" if seed is None else str(seed),
-            }
-        )
-        table_id = secrets.token_urlsafe(12)
-        table = await self.offload(self._create_shared, table_id, rules, deal, seats, settings)
         self._remember(table)
         self.kick(table)
         return table
 
-    def _create_shared(
-        self,
-        table_id: str,
-        rules: Rules[Any],
-        deal: int | None,
-        seats: list[Seat],
-        settings: Settings,
-    ) -> Table:
-        game = Game.create(rules, deal=deal)
-        self.store.create_shared_table(
-            table_id,
-            game.name,
-            game.options,
-            game.deal,
-            [SharedSeat(seat.index, seat.bot) for seat in seats],
-            settings.stored(),
-        )
+    def _create(self, table_id: str, new: NewTable) -> Table:
+        # In a worker thread: the deal picker may search for a winnable deal, and the store
+        # writes.
+        deal = new.deal
+        if deal is None and new.picked and self.deal_picker is not None:
+            deal = self.deal_picker(new.rules, new.winnable)
+        game = Game.create(new.rules, deal=deal)
+        stored = new.settings.stored()
+        if stored is None:  # seats held by players known by name, as in the statistics
+            names = [seat.player for seat in new.seats]
+            self.store.create_table(table_id, game.name, game.options, game.deal, names)
+        else:  # seats of bots and of people who join with a token
+            seats = [SharedSeat(seat.index, seat.bot) for seat in new.seats]
+            self.store.create_shared_table(
+                table_id, game.name, game.options, game.deal, seats, stored
+            )
         row = self.store.table(table_id)
         assert row is not None
-        return Table(table_id, game, seats, settings, row.created, 0)
+        return Table(table_id, game, list(new.seats), new.settings, row.created, 0)
 
     # -- what each connection is sent --------------------------------------------------------
 
