@@ -59,7 +59,7 @@ from .http import (
 )
 from .rules import RulesBook
 from .service import TableService, shared_catalogue
-from .table import DEFAULT_PLAYER, Dialect, Table, shared_request, solo_request
+from .table import Dialect, Table, shared_request, solo_request
 
 __all__ = [
     "COOKIE",
@@ -74,6 +74,8 @@ __all__ = [
 
 #: The cookie that holds the player's name.
 COOKIE = "patience_player"
+#: The player of a browser that has not chosen a name.
+DEFAULT_PLAYER = "guest"
 #: The largest record file accepted for a replay, in bytes.
 MAX_RECORD = 512 * 1024
 #: The most moves a replayed record may have (every step's view goes to the page).

@@ -263,9 +263,16 @@ class TableService:
         )
 
     async def _reload(self, table: Table) -> None:
-        """Make ``table`` (in place: its connections stay) what the store holds."""
-        fresh = await self.offload(self._load, table.id)
+        """Make ``table`` (in place: its connections stay) what the store holds; if the store
+        cannot even be read, the table leaves memory, to be rebuilt when next used."""
+        try:
+            fresh = await self.offload(self._load, table.id)
+        except Exception:
+            log.exception("table %s could not be read back from the store", table.id)
+            self._forget(table)
+            return
         if fresh is None:
+            self._forget(table)
             return
         table.game, table.events, table.finished = fresh.game, fresh.events, fresh.finished
         table.last = fresh.last

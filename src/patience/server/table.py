@@ -35,7 +35,6 @@ from .errors import CommandError
 __all__ = [
     "COMMANDS",
     "DEFAULT_ABSENCE",
-    "DEFAULT_PLAYER",
     "DEFAULT_STAND_IN",
     "MAX_ABSENCE",
     "SOLO",
@@ -57,8 +56,6 @@ __all__ = [
 
 #: Every command a table may take; ``move`` carries the move (text or JSON form).
 COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish")
-#: The player of a browser that has not chosen a name.
-DEFAULT_PLAYER = "guest"
 #: Seconds a person may be gone before a bot plays his seat.
 DEFAULT_ABSENCE = 120.0
 #: The longest absence a table may set (a day).
