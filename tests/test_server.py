@@ -15,8 +15,9 @@ from starlette.websockets import WebSocketDisconnect
 import patience
 from patience import record
 from patience.server import COOKIE, MAX_BODY, create_app
+from patience.server.catalogue import one_player_games
+from patience.server.errors import CommandError
 from patience.server.http import CreationLimit
-from patience.server.tables import CommandError, one_player_games
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -376,7 +377,7 @@ def test_statistics_and_unfinished_games_are_per_game_and_options_with_titles(
 
 
 def test_variant_titles_name_the_options_that_differ_from_the_defaults() -> None:
-    from patience.server.tables import variant_title
+    from patience.server.catalogue import variant_title
 
     assert variant_title("klondike", {"draw": 3, "passes": "unlimited"}) == "Klondike"
     assert variant_title("klondike", {"passes": 1, "from_foundation": False}) == (
@@ -394,12 +395,13 @@ def test_the_time_of_a_win_is_the_same_at_the_table_and_in_the_statistics(
     import time
     import types
 
-    from patience.server import tables as tables_module
+    from patience.server import service, table
 
     # The table's own clock runs 0.35 s ahead of the store's: the table must show the stored
     # finishing time all the same, as the statistics do.
     ahead = types.SimpleNamespace(time=lambda: time.time() + 0.35)
-    monkeypatch.setattr(tables_module, "time", ahead)
+    monkeypatch.setattr(service, "time", ahead)
+    monkeypatch.setattr(table, "time", ahead)
     won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
     table = new_table(client, deal=won.deal, **won.options)["table"]
     for move in won.moves:
@@ -583,7 +585,7 @@ def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Pa
 
 
 def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty() -> None:
-    from patience.server.tables import autofinish_moves
+    from patience.server.table import autofinish_moves
 
     def klondike(**piles: tuple[list[str], list[str]]) -> patience.Game:
         """A Klondike position: each foundation built to the jack, the kings and queens as

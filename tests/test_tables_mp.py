@@ -1,4 +1,4 @@
-"""Shared tables (server/shared.py) through Starlette's test client: creating, joining, playing,
+"""Shared tables (server/service.py) through Starlette's test client: creating, joining, playing,
 reconnecting, refusals, bots standing in for absent people, and a scanner that fails when any
 message to a seat carries a card that seat may not see."""
 
@@ -21,8 +21,10 @@ import patience
 import patience.bots
 from patience.games import get_rules
 from patience.moves import Move
-from patience.server import MAX_BODY, create_app, shared
-from patience.server.shared import shared_games
+from patience.server import MAX_BODY, create_app, service
+from patience.server.catalogue import shared_games
+from patience.server.service import TableService
+from patience.server.table import Dialect, Table, shared_request
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -219,7 +221,7 @@ def test_the_catalogue_and_bad_tables(client: TestClient) -> None:
         {"game": "leopard", "seats": ["open", "greedy"], "absence": -1},
         {"game": "leopard", "seats": ["open", "greedy"], "absence": 0},
         {"game": "leopard", "seats": ["open", "greedy"], "absence": "abc"},
-        {"game": "leopard", "seats": ["open", "greedy"], "absence": shared.MAX_ABSENCE + 1},
+        {"game": "leopard", "seats": ["open", "greedy"], "absence": service.MAX_ABSENCE + 1},
         {"game": "leopard", "seats": ["open", "greedy"], "stand_in": "genius"},
         {"game": "leopard", "options": {"players": 5}},
         [1, 2],
@@ -519,22 +521,30 @@ def test_four_players_ask_and_answer(client: TestClient, db_path: Path) -> None:
 def test_idle_tables_leave_memory_and_come_back_from_the_store(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(shared, "MAX_TABLES_IN_MEMORY", 3)
+    monkeypatch.setattr(service, "TABLES_IN_MEMORY", 3)
+
+    def seen(tables: TableService, table: Table) -> dict[str, Any]:
+        state = tables.state(table, None, Dialect.SHARED)
+        return {name: value for name, value in state.items() if name != "elapsed"}
 
     async def scenario() -> None:
         with Store(db_path) as store:
-            tables = shared.SharedTables(store)
+            tables = TableService(store)
             created = [
-                tables.create({"game": "double-solitaire", "seats": ["open", "random"], "deal": n})
+                await tables.create(
+                    shared_request(
+                        {"game": "double-solitaire", "seats": ["open", "random"], "deal": n}
+                    )
+                )
                 for n in range(1, 8)
             ]
             # Nobody joined any of them: memory never held more than the limit.
-            assert len(tables._tables) <= 3
+            assert tables.in_memory <= 3
             for table in created:
-                again = tables.get(table.id)
+                again = await tables.get(table.id)
                 assert again.game.deal == table.game.deal
-                assert tables.state(again, None) == tables.state(table, None)
-            assert len(tables._tables) <= 3
+                assert seen(tables, again) == seen(tables, table)
+            assert tables.in_memory <= 3
 
     anyio.run(scenario)
 
@@ -586,19 +596,21 @@ def test_bots_wait_while_nobody_is_connected(client: TestClient, db_path: Path) 
 
 
 def test_tables_of_bots_alone_leave_memory(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shared, "MAX_TABLES_IN_MEMORY", 3)
+    monkeypatch.setattr(service, "TABLES_IN_MEMORY", 3)
 
     async def scenario() -> None:
         with Store(db_path) as store:
-            tables = shared.SharedTables(store)
+            tables = TableService(store)
             created = [
-                tables.create({"game": "leopard", "seats": ["random", "random"], "deal": n})
+                await tables.create(
+                    shared_request({"game": "leopard", "seats": ["random", "random"], "deal": n})
+                )
                 for n in range(1, 8)
             ]
             await anyio.sleep(0.05)
             assert all(table.bot_task is None for table in created)
             assert all(table.events == 0 for table in created)
-            assert len(tables._tables) <= 3
+            assert tables.in_memory <= 3
 
     anyio.run(scenario)
 
@@ -613,7 +625,7 @@ def test_the_catalogue_labels_and_the_heading(client: TestClient) -> None:
         "3": 6,
         "4": 8,
     }
-    assert catalogue["max_absence"] == shared.MAX_ABSENCE
+    assert catalogue["max_absence"] == service.MAX_ABSENCE
     table = create(client, "leopard", ["open", "greedy", "greedy"], options={"players": 3})
     state = client.get(f"/api/shared/{table}").json()
     assert state["heading"] == "Leopard · 3 players · 6 deals a match"

@@ -25,8 +25,7 @@ from patience.games import GAMES, RegistrationError
 from patience.moves import Move
 from patience.options import Option
 from patience.server import create_app
-from patience.server.shared import shared_games
-from patience.server.tables import one_player_games
+from patience.server.catalogue import one_player_games, shared_games
 from patience.store import Store
 from toy_game import ToyDuel, ToySolo
 
@@ -217,7 +216,7 @@ def test_two_people_play_the_toy_over_the_websocket(toys: None, tmp_path: Path) 
         )
         assert made.status_code == 201, made.text
         table = made.json()["table"]
-        assert made.json()["state"]["heading"] == "Toy Duel · Hand 3"
+        assert made.json()["state"]["heading"] == "Toy Duel · hand 3"
         url = f"/ws/shared/{table}"
         with contextlib.ExitStack() as stack:
             a, b, watch = (Conn(stack.enter_context(client.websocket_connect(url))) for _ in "abw")

@@ -11,6 +11,7 @@ The engine knows nothing of the command line, the web or storage.
 from __future__ import annotations
 
 import abc
+import copy
 import enum
 import json
 import random
@@ -986,6 +987,16 @@ class Game:
         """Push several moves in order (stops at the first illegal one, raising)."""
         for move in moves:
             self.push(move)
+
+    def copy(self) -> Game:
+        """An independent copy: a move pushed, popped or redone on either leaves the other as
+        it was (a server tries a command on a copy and keeps it once the command is stored).
+        States are never changed in place once reached, so the two share them."""
+        twin = copy.copy(self)
+        twin._stack = list(self._stack)
+        twin._redo = list(self._redo)
+        twin._seen = set(self._seen)
+        return twin
 
 
 def _is_foundation(pile: str | None) -> bool:

@@ -88,7 +88,7 @@ def test_two_browsers_play_a_registered_game_to_the_end(
         page.click(f'button[data-join="{seat}"]')
         page.wait_for_selector(HAND.format(seat=seat) + "[data-card]")
     pages[0].wait_for_selector("[data-join]", state="detached")
-    assert pages[0].text_content("h1") == "Toy Duel · Hand 3"
+    assert pages[0].text_content("h1") == "Toy Duel · hand 3"
     # Every pile of the view is drawn: the stock's six cards as backs, the two empty rows.
     for pile in ("stock", "row0", "row1"):
         assert pages[0].locator(f'svg.mp-generic .pile[data-pile="{pile}"]').count() == 1

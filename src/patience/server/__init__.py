@@ -1,10 +1,14 @@
 """The web server: a Starlette app serving the front end (``patience.web``), a JSON API over
-HTTP and the same game protocol over websockets (docs/web.md)."""
+HTTP and the same game protocol over websockets (docs/web.md), all of it on one table service
+(``service.py``)."""
 
 from __future__ import annotations
 
 from .app import COOKIE, MAX_BODY, MAX_FRAME, create_app
-from .tables import COMMANDS, CommandError, Table, Tables, catalogue
+from .catalogue import catalogue
+from .errors import CommandError
+from .service import TableService
+from .table import COMMANDS, Table
 
 __all__ = [
     "COMMANDS",
@@ -13,7 +17,7 @@ __all__ = [
     "MAX_FRAME",
     "CommandError",
     "Table",
-    "Tables",
+    "TableService",
     "catalogue",
     "create_app",
 ]

@@ -1,33 +1,35 @@
-"""The Starlette application: pages, the JSON API over HTTP, and the same protocol over websockets.
+"""The Starlette application: the pages, and the HTTP and websocket addresses of the table
+service (``server/service.py``), which this module only translates to and from.
 
-HTTP (every answer is JSON; errors are ``{"error": "..."}`` with a fitting status):
+HTTP (every answer is JSON; a refusal is ``{"error", "status"}`` with that status, docs/web.md):
 
-* ``GET /api/games``: the games, their summaries, options and how winnable deals are dealt;
+* ``GET /api/games``: the one-player games, their summaries, options and how winnable deals are
+  dealt; ``GET /api/shared/games``: the games of several players, the bots and the absence
+  settings;
 * ``GET /api/player``, ``POST /api/player {"name"}``: who is playing (a cookie holds the name);
-* ``POST /api/tables {"game", "options", "deal"}``: a new table (``deal`` null: a random deal);
+* ``POST /api/tables {"game", "options", "deal"}``: a new one-player table (``deal`` null: a
+  random deal); ``POST /api/shared {"game", "options", "seats", ...}``: a new shared table;
 * ``GET /api/tables``: the player's tables, latest first (``?ongoing=1``: unfinished ones);
-* ``GET /api/tables/{id}``: the table's state for the player's seat;
-* ``POST /api/tables/{id} {"command", "move", "events"}``: a command (docs/web.md);
+* ``GET /api/tables/{id}``: the table's state for the player's seat; ``GET /api/shared/{id}``:
+  a spectator's state;
+* ``POST /api/tables/{id} {"command", "move", "events"}``: a command;
 * ``POST /api/tables/{id}/autofinish {"events"}``: the foundation moves that win, one by one;
 * ``POST /api/tables/{id}/new {"deal"}``: a new table of the same game and options;
-* ``GET /api/tables/{id}/record?format=text|json``: the record, as a download;
+* ``GET /api/tables/{id}/record``, ``GET /api/shared/{id}/record`` (``?format=text|json``): the
+  record, as a download (the same for every table);
+* ``GET /api/tables/{id}/hint``: the hinter's move;
 * ``GET /api/stats?player=NAME``: statistics per game and options (the cookie's player by
   default);
 * ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown);
 * ``POST /api/replay`` (a record file as the body): the record checked, and its views step by step.
 
-Websocket ``/ws/tables/{id}``: the server sends ``{"type": "state", "state": ...}`` on connecting
-and to every connection of the table after each change; a client sends commands (the same JSON as
-the HTTP command) and gets ``{"type": "error", "status", "error"}`` when one is refused. This is
-where tables of several players (one connection per seat, each sent its own view) plug in.
+Websockets ``/ws/tables/{id}`` and ``/ws/shared/{id}``: one loop (:meth:`TableService.serve`)
+serves both, each in its dialect (:class:`Dialect`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import copy
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -35,17 +37,18 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from .. import record
-from ..engine import Game
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
+from .catalogue import DealPicker, catalogue
+from .errors import CommandError, error_json
+from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import (
     CREATIONS_PER_MINUTE,
     MAX_BODY,
@@ -53,19 +56,10 @@ from .http import (
     CreationLimit,
     page_response,
     read_json,
-    read_message,
 )
 from .rules import RulesBook
-from .shared import shared_routes
-from .tables import (
-    CommandError,
-    DealPicker,
-    Table,
-    Tables,
-    catalogue,
-    full_options,
-    variant_title,
-)
+from .service import TableService, shared_catalogue
+from .table import Dialect, Table, shared_request, solo_request
 
 __all__ = [
     "COOKIE",
@@ -86,64 +80,6 @@ DEFAULT_PLAYER = "guest"
 MAX_RECORD = 512 * 1024
 #: The most moves a replayed record may have (every step's view goes to the page).
 MAX_REPLAY_MOVES = 5000
-
-#: A hint for a table's current position; the hook for the solver's honest hint.
-Hinter = Callable[[Game], dict[str, Any]]
-
-#: Hints worked out at once, over every table. The solver spends about 2 s of one core on a
-#: hint; beyond this a hint request is refused (503) rather than queued, so that a burst of
-#: requests cannot take every core from the games being played.
-HINTS_AT_ONCE = 2
-
-
-class HintGate:
-    """Bounds the hints being worked out: one per table at a time (another request for the
-    same table is a 429 while it runs) and at most ``at_once`` in all (a 503 beyond). The hints
-    run on a pool of ``at_once`` threads of their own; a slot is given back only when the
-    solver has finished, even if the client went away meanwhile."""
-
-    def __init__(self, at_once: int = HINTS_AT_ONCE) -> None:
-        if at_once < 1:
-            raise ValueError("at least one hint must be allowed at once")
-        self.at_once = at_once
-        self._busy: set[str] = set()
-        self._pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="hint")
-
-    @property
-    def busy(self) -> int:
-        """How many hints are being worked out."""
-        return len(self._busy)
-
-    async def run(self, table_id: str, hinter: Hinter, game: Game) -> dict[str, Any]:
-        """``hinter(game)`` in a worker thread, or a :class:`CommandError` when the table has a
-        hint running already (429) or the server has as many as it allows (503)."""
-        if table_id in self._busy:
-            raise CommandError(
-                429, "a hint for this table is being worked out already: wait for it"
-            )
-        if len(self._busy) >= self.at_once:
-            raise CommandError(
-                503,
-                f"the server is working out {self.at_once} hints already: try again in a moment",
-            )
-        # The gate is only touched on the event loop's thread, so a set is enough.
-        loop = asyncio.get_running_loop()
-        self._busy.add(table_id)
-        try:
-            work = self._pool.submit(hinter, game)
-        except BaseException:
-            self._busy.discard(table_id)
-            raise
-        work.add_done_callback(lambda _: loop.call_soon_threadsafe(self._busy.discard, table_id))
-        return await asyncio.wrap_future(work)
-
-    def close(self) -> None:
-        """Stop taking hints; running ones finish in their threads."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def player_of(connection: HTTPConnection) -> str:
@@ -237,32 +173,6 @@ def replay_steps(text: str) -> dict[str, Any]:
     }
 
 
-class Hub:
-    """The websocket connections of each table, and which seat each one holds."""
-
-    def __init__(self) -> None:
-        self._rooms: dict[str, dict[WebSocket, int]] = {}
-
-    def join(self, table_id: str, socket: WebSocket, seat: int) -> None:
-        """Add a connection to a table's room."""
-        self._rooms.setdefault(table_id, {})[socket] = seat
-
-    def leave(self, table_id: str, socket: WebSocket) -> None:
-        """Remove a connection from a table's room."""
-        room = self._rooms.get(table_id, {})
-        room.pop(socket, None)
-        if not room:
-            self._rooms.pop(table_id, None)
-
-    async def broadcast(self, table: Table) -> None:
-        """Send every connection of the table its own seat's state."""
-        for socket, seat in list(self._rooms.get(table.id, {}).items()):
-            try:
-                await socket.send_json({"type": "state", "state": table.state(seat)})
-            except (RuntimeError, WebSocketDisconnect):
-                self.leave(table.id, socket)
-
-
 def create_app(
     db_path: str | Path,
     *,
@@ -283,16 +193,52 @@ def create_app(
     """
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
-    tables = Tables(store, deal_picker)
-    hub = Hub()
+    service = TableService(
+        store, deal_picker=deal_picker, hinter=hinter, hints_at_once=hints_at_once
+    )
     rules_book = RulesBook(rules_dirs)
-    hint_gate = HintGate(hints_at_once)
+
+    async def viewer(request: HTTPConnection) -> tuple[Table, int | None]:
+        return await service.enter(request.path_params["table_id"], player_of(request))
+
+    async def seated(request: HTTPConnection) -> tuple[Table, int]:
+        table, seat = await viewer(request)
+        if seat is None:
+            raise CommandError(403, f"{player_of(request)} has no seat at this table")
+        return table, seat
+
+    # -- pages
 
     async def page(request: Request) -> Response:
         return page_response("index.html")
 
+    async def shared_page(request: Request) -> Response:
+        return page_response("tables.html")
+
+    def table_page(private: bool, filename: str, other: str) -> Any:
+        """A table's page; the link of the other kind of table (``/table/ID`` of a one-player
+        table, ``/play/ID`` of a shared one) redirects to the table's own page, so that either
+        link of any table works. An unknown table gets the page, which says so."""
+
+        async def show(request: Request) -> Response:
+            table_id = request.path_params["table_id"]
+            try:
+                table = await service.get(table_id)
+            except CommandError:
+                return page_response(filename)
+            if table.settings.private != private:
+                return RedirectResponse(f"{other}/{quote(table_id)}", status_code=307)
+            return page_response(filename)
+
+        return show
+
+    # -- players, games, lists
+
     async def games(request: Request) -> Response:
         return JSONResponse(catalogue(deal_picker))
+
+    async def shared_games(request: Request) -> Response:
+        return JSONResponse(shared_catalogue())
 
     async def get_player(request: Request) -> Response:
         return JSONResponse({"name": player_of(request)})
@@ -301,135 +247,23 @@ def create_app(
         data = await read_json(request)
         if not isinstance(data, dict):
             raise CommandError(400, 'send {"name": "..."}')
-        try:
-            name = valid_player_name(data.get("name"))
-        except StoreError as error:
-            raise CommandError(400, str(error)) from None
-        store.player_id(name)
+        name = await service.add_player(data.get("name"))
         response = JSONResponse({"name": name})
         response.set_cookie(
             COOKIE, quote(name), max_age=10 * 365 * 24 * 3600, httponly=True, samesite="strict"
         )
         return response
 
-    async def create_table(request: Request) -> Response:
-        data = await read_json(request)
-        if not isinstance(data, dict):
-            raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
-        limit.check(request)
-        # The deal picker may solve deals on demand ("winnable deals only"): off the event loop.
-        table = await asyncio.to_thread(
-            tables.create,
-            data.get("game"),
-            data.get("options"),
-            data.get("deal"),
-            player_of(request),
-            winnable=data.get("winnable") is True,
-        )
-        return JSONResponse(table.state(0), status_code=201)
-
     async def list_tables(request: Request) -> Response:
         ongoing = request.query_params.get("ongoing") in {"1", "true", "yes"}
-        rows = store.tables_of(player_of(request), ongoing=ongoing)
-        return JSONResponse(
-            [
-                {
-                    "table": row.id,
-                    "game": row.game,
-                    "title": variant_title(row.game, row.options),
-                    "options": row.options,
-                    "deal": row.deal,
-                    "moves": row.moves,
-                    "result": row.result,
-                    "updated": row.updated,
-                }
-                for row in rows
-            ]
-        )
+        return JSONResponse(await service.tables_of(player_of(request), ongoing=ongoing))
 
-    def seated(request: Request) -> tuple[Table, int]:
-        table = tables.get(request.path_params["table_id"])
-        return table, table.seat_of(player_of(request))
+    async def stats(request: Request) -> Response:
+        name = request.query_params.get("player") or player_of(request)
+        return JSONResponse(await service.stats(name))
 
-    async def get_table(request: Request) -> Response:
-        table, seat = seated(request)
-        return JSONResponse(table.state(seat))
-
-    async def command(request: Request) -> Response:
-        data = await read_json(request)
-        table, seat = seated(request)
-        async with table.lock:
-            try:
-                tables.command(table, seat, data)
-            except CommandError as error:
-                # The table as it now stands (rebuilt from the store if the store refused).
-                current = tables.get(table.id)
-                body = {"error": error.message, "state": current.state(seat)}
-                return JSONResponse(body, status_code=error.status)
-        await hub.broadcast(table)
-        return JSONResponse(table.state(seat))
-
-    async def autofinish(request: Request) -> Response:
-        data = await read_json(request)
-        table, seat = seated(request)
-        async with table.lock:
-            try:
-                tables.autofinish(table, seat, data)
-            except CommandError as error:
-                current = tables.get(table.id)
-                body = {"error": error.message, "state": current.state(seat)}
-                # Some moves may be stored already if the store refused one midway.
-                await hub.broadcast(current)
-                return JSONResponse(body, status_code=error.status)
-        await hub.broadcast(table)
-        return JSONResponse(table.state(seat))
-
-    async def new_deal(request: Request) -> Response:
-        data = await read_json(request)
-        if not isinstance(data, dict):
-            raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
-        table, _ = seated(request)
-        limit.check(request)
-        deal = data.get("deal")
-        winnable = data.get("winnable") is True
-        fresh = await asyncio.to_thread(
-            tables.create,
-            table.game.name,
-            table.game.options,
-            deal,
-            player_of(request),
-            winnable=winnable,
-        )
-        return JSONResponse(fresh.state(0), status_code=201)
-
-    async def download_record(request: Request) -> Response:
-        table, _ = seated(request)
-        form = request.query_params.get("format", "text")
-        if form not in {"text", "json"}:
-            raise CommandError(400, "format is text or json")
-        players = [name or DEFAULT_PLAYER for name in table.seats]
-        text = record.dumps(table.game, form, players=players)
-        suffix = "json" if form == "json" else "rec"
-        filename = f"{table.game.name}-{table.game.deal}-{table.id}.{suffix}"
-        return PlainTextResponse(
-            text,
-            media_type="application/json" if form == "json" else "text/plain",
-            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-        )
-
-    async def hint(request: Request) -> Response:
-        table, _ = seated(request)
-        if hinter is None:
-            raise CommandError(501, "hints come with the solver, which this server does not have")
-        # The solver works on a copy, in a worker thread: the table goes on taking commands.
-        snapshot = copy.deepcopy(table.game)
-        try:
-            answer = await hint_gate.run(table.id, hinter, snapshot)
-        except CommandError:
-            raise
-        except Exception as error:  # the solver's failure must not take the server down
-            raise CommandError(500, f"the hint failed: {error}") from None
-        return JSONResponse(answer)
+    async def rules(request: Request) -> Response:
+        return JSONResponse({"html": rules_book.html(request.path_params["game"])})
 
     async def replay(request: Request) -> Response:
         body = await read_body(request, MAX_RECORD, "a record file")
@@ -439,91 +273,147 @@ def create_app(
             raise CommandError(400, "a record file is UTF-8 text (the text or JSON form)") from None
         if not text.strip():
             raise CommandError(400, "the record file is empty")
-        return JSONResponse(await run_in_threadpool(replay_steps, text))
+        return JSONResponse(await service.offload(replay_steps, text))
 
-    async def stats(request: Request) -> Response:
-        name = request.query_params.get("player") or player_of(request)
+    # -- creating tables
+
+    async def create_table(request: Request) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
+        limit.check(request)
+        table = await service.create(
+            solo_request(
+                data.get("game"),
+                data.get("options"),
+                data.get("deal"),
+                player_of(request),
+                winnable=data.get("winnable") is True,
+            )
+        )
+        return JSONResponse(service.state(table, 0, Dialect.TABLES), status_code=201)
+
+    async def new_deal(request: Request) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
+        table, _ = await seated(request)
+        limit.check(request)
+        fresh = await service.create(
+            solo_request(
+                table.game.name,
+                table.game.options,
+                data.get("deal"),
+                player_of(request),
+                winnable=data.get("winnable") is True,
+            )
+        )
+        return JSONResponse(service.state(fresh, 0, Dialect.TABLES), status_code=201)
+
+    async def create_shared(request: Request) -> Response:
+        data = await read_json(request)
+        limit.check(request)
+        table = await service.create(shared_request(data))
+        body = {
+            "table": table.id,
+            "url": f"/table/{table.id}",
+            "state": service.state(table, None, Dialect.SHARED),
+        }
+        return JSONResponse(body, status_code=201)
+
+    # -- one table
+
+    def looking(dialect: Dialect) -> Any:
+        async def look(request: Request) -> Response:
+            table, seat = await viewer(request)
+            return JSONResponse(service.state(table, seat, dialect))
+
+        return look
+
+    async def run_command(request: Request, data: object) -> Response:
+        table, seat = await seated(request)
         try:
-            name = valid_player_name(name)
-        except StoreError as error:
-            raise CommandError(400, str(error)) from None
-        # One entry per game and options, named by its title ("Spider, 1 suit").
-        entries = [
-            {**entry.to_json(), "title": variant_title(entry.game, entry.options)}
-            for entry in store.stats(name, full_options)
-        ]
-        entries.sort(key=lambda entry: (entry["game"], entry["title"]))
-        return JSONResponse({"player": name, "games": entries})
+            await service.command(table, seat, data)
+        except CommandError as error:
+            # The table as it now stands (rebuilt from the store if the store refused).
+            state = service.state(table, seat, Dialect.TABLES)
+            return JSONResponse(error_json(error, state), status_code=error.status)
+        return JSONResponse(service.state(table, seat, Dialect.TABLES))
 
-    async def rules(request: Request) -> Response:
-        return JSONResponse({"html": rules_book.html(request.path_params["game"])})
+    async def command(request: Request) -> Response:
+        return await run_command(request, await read_json(request))
+
+    async def autofinish(request: Request) -> Response:
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'send {} or {"events": N}')
+        return await run_command(request, {**data, "command": "autofinish"})
+
+    async def download_record(request: Request) -> Response:
+        table, _ = await viewer(request)
+        text, filename, media = service.record(table, request.query_params.get("format", "text"))
+        return PlainTextResponse(
+            text,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    async def hint(request: Request) -> Response:
+        table, _ = await seated(request)
+        return JSONResponse(await service.hint(table))
+
+    # -- websockets: one loop, two dialects
 
     async def table_socket(socket: WebSocket) -> None:
-        await socket.accept()
-        try:
-            table = tables.get(socket.path_params["table_id"])
-            seat = table.seat_of(player_of(socket))
-        except CommandError as error:
-            await socket.send_json(
-                {"type": "error", "status": error.status, "error": error.message}
-            )
-            await socket.close(code=4000 + error.status)
-            return
-        hub.join(table.id, socket, seat)
-        try:
-            await socket.send_json({"type": "state", "state": table.state(seat)})
-            while True:
-                message = await socket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                try:
-                    data = read_message(message.get("text"))
-                    # The table may have been rebuilt from the store since this socket joined.
-                    table = tables.get(table.id)
-                    async with table.lock:
-                        tables.command(table, seat, data)
-                except CommandError as error:
-                    await socket.send_json(
-                        {"type": "error", "status": error.status, "error": error.message}
-                    )
-                    continue
-                await hub.broadcast(table)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.leave(table.id, socket)
+        await service.serve(
+            socket, socket.path_params["table_id"], Dialect.TABLES, player_of(socket)
+        )
+
+    async def shared_socket(socket: WebSocket) -> None:
+        await service.serve(
+            socket, socket.path_params["table_id"], Dialect.SHARED, player_of(socket)
+        )
 
     async def command_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, CommandError)
-        return _error(exc.status, exc.message)
+        return JSONResponse(error_json(exc), status_code=exc.status)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
         yield
-        hint_gate.close()
+        service.close()
         store.close()
 
     routes = [
+        # pages
         Route("/", page),
-        Route("/play/{table_id}", page),
+        Route("/play/{table_id}", table_page(True, "index.html", "/table")),
         Route("/stats", page),
         Route("/replay", page),
+        Route("/tables", shared_page),
+        Route("/table/{table_id}", table_page(False, "tables.html", "/play")),
+        # players, games, statistics, rules, replays
         Route("/api/games", games),
+        Route("/api/shared/games", shared_games, methods=["GET"]),
         Route("/api/player", get_player, methods=["GET"]),
         Route("/api/player", set_player, methods=["POST"]),
+        Route("/api/stats", stats),
+        Route("/api/rules/{game}", rules, methods=["GET"]),
+        Route("/api/replay", replay, methods=["POST"]),
+        # tables
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables/{table_id}", get_table, methods=["GET"]),
+        Route("/api/shared", create_shared, methods=["POST"]),
+        Route("/api/tables/{table_id}", looking(Dialect.TABLES), methods=["GET"]),
+        Route("/api/shared/{table_id}", looking(Dialect.SHARED), methods=["GET"]),
         Route("/api/tables/{table_id}", command, methods=["POST"]),
         Route("/api/tables/{table_id}/autofinish", autofinish, methods=["POST"]),
         Route("/api/tables/{table_id}/new", new_deal, methods=["POST"]),
         Route("/api/tables/{table_id}/record", download_record, methods=["GET"]),
+        Route("/api/shared/{table_id}/record", download_record, methods=["GET"]),
         Route("/api/tables/{table_id}/hint", hint, methods=["GET"]),
-        Route("/api/stats", stats),
-        Route("/api/rules/{game}", rules, methods=["GET"]),
-        Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        *shared_routes(store, limit),  # tables of several players (server/shared.py)
+        WebSocketRoute("/ws/shared/{table_id}", shared_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(
@@ -532,6 +422,6 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.store = store
-    app.state.tables = tables
-    app.state.hint_gate = hint_gate
+    app.state.service = service
+    app.state.hint_gate = service.hint_gate
     return app

@@ -14,7 +14,7 @@ from starlette.responses import FileResponse, Response
 
 from .. import jsontext
 from ..web import WEB_DIR
-from .tables import CommandError
+from .errors import CommandError
 
 __all__ = [
     "CREATIONS_PER_MINUTE",

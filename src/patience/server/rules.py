@@ -23,7 +23,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
 from ..games import UnknownGame, resolve_name
-from .tables import CommandError
+from .errors import CommandError
 
 __all__ = ["RulesBook", "default_rules_dirs", "render_markdown"]
 

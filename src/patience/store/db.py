@@ -79,7 +79,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE tables ADD COLUMN score INTEGER;
     """,
-    # 3: tables of several players (server/shared.py): the table's settings (JSON; NULL for a
+    # 3: tables of several players (server/service.py): the table's settings (JSON; NULL for a
     # one-player table), and per seat the bot that sits there, or the name of the person who
     # joined and the SHA-256 of his secret seat token. Such seats leave player_id NULL, so
     # shared tables stay out of the one-player statistics and lists.

@@ -1,0 +1,32 @@
+"""The one error of the server's protocol, and its one JSON shape.
+
+Every refusal, over HTTP or a websocket and at any table, is a :class:`CommandError` and reaches
+the client as ``{"error": MESSAGE, "status": STATUS}`` (over a websocket with ``"type":
+"error"`` as well, and with the table's ``"state"`` where docs/web.md says so); over HTTP the
+status is also the response's status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["CommandError", "error_json"]
+
+
+class CommandError(ValueError):
+    """A request refused: ``status`` is the HTTP status that fits (400 malformed, 403 not your
+    table or seat, 404 no such table, 409 out of date or not possible now, 413 too large, 422
+    against the rules, 429 too many, 5xx the server's own trouble); nothing was changed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def error_json(error: CommandError, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON of a refusal: ``{"error", "status"}``, plus ``"state"`` when given."""
+    body: dict[str, Any] = {"error": error.message, "status": error.status}
+    if state is not None:
+        body["state"] = state
+    return body

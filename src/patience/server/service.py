@@ -1,0 +1,773 @@
+"""The table service: every table of the server, whoever plays at it and however they reach it.
+
+The HTTP routes and both websocket addresses (``/ws/tables/ID``, ``/ws/shared/ID``) come here:
+:class:`TableService` creates tables (``server/table.py`` says what they are made of), seats
+people, applies commands, keeps tables in memory, rebuilds them from the store, lets bots play
+and stand in for absent people, and tells every connection its own seat's state.
+
+Commands (docs/web.md): ``move``, ``undo``, ``redo``, ``restart``, ``resign`` and ``autofinish``;
+a table says which it takes (:attr:`Settings.commands`: a one-player table takes them all, a
+table of several players only moves). A command is tried on a copy of the game, the change is
+written to the store, and only then does the table take the copy and anybody hear of it: memory
+never runs ahead of the store, and a state sent meanwhile shows the table as stored. If the store
+refuses (another process wrote first, or the disk failed), the table is rebuilt from the store.
+
+Everything that blocks runs off the event loop through :meth:`TableService.offload`, for every
+table alike: the store's writes (each commits with fsync) and reads, rebuilding a table by
+replaying its events, choosing a deal (the solver may search for a winnable one) and the bots'
+thinking; hints run on :class:`HintGate`'s own bounded pool. Tasks the service starts are kept
+(:meth:`TableService.spawn`) until they end, so that none is collected mid-run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, ParamSpec, TypeVar
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import record
+from ..bots import BOTS
+from ..engine import Game, IllegalMove
+from ..games import get_rules
+from ..moves import Move, MoveSyntaxError
+from ..store import SharedSeat, Store, StoreError, valid_player_name
+from .catalogue import (
+    DealPicker,
+    full_options,
+    game_entry,
+    option_phrases,
+    shared_games,
+    table_heading,
+    variant_title,
+)
+from .errors import CommandError, error_json
+from .hints import HINTS_AT_ONCE, Hinter, HintGate
+from .http import read_message
+from .table import (
+    COMMANDS,
+    DEFAULT_ABSENCE,
+    DEFAULT_STAND_IN,
+    MAX_ABSENCE,
+    SOLO,
+    Connection,
+    Dialect,
+    NewTable,
+    Seat,
+    Table,
+    autofinish_moves,
+    observe,
+    replay_event,
+    shared_settings,
+    token_hash,
+)
+
+__all__ = [
+    "BOT_RETRY",
+    "TABLES_IN_MEMORY",
+    "TableService",
+    "shared_catalogue",
+]
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: The messages a websocket client may send besides the commands.
+SEAT_MESSAGES = ("join", "resume")
+#: Seconds before a bot whose move failed is asked again.
+BOT_RETRY = 1.0
+#: Tables kept in memory: beyond this, the least recently used tables that are idle (nobody
+#: connected, no bot thinking, no command running) are forgotten; the store keeps them all and
+#: :meth:`TableService.get` rebuilds one when it is next used.
+TABLES_IN_MEMORY = 256
+
+# -- the catalogue of shared tables -----------------------------------------------------------
+
+
+def shared_catalogue() -> dict[str, Any]:
+    """The games of several players with their options, the bots that can take a seat, and
+    the absence settings (default and limits) a table may choose."""
+    return {
+        "games": [game_entry(name) for name in shared_games()],
+        "bots": [{"name": name, "summary": cls.summary} for name, cls in BOTS.items()],
+        "absence": DEFAULT_ABSENCE,
+        "max_absence": MAX_ABSENCE,
+        "stand_in": DEFAULT_STAND_IN,
+    }
+
+
+# -- reading requests -------------------------------------------------------------------------
+
+
+def _count_given(table: Table, data: Mapping[str, Any], kind: str) -> None:
+    """Refuse a command whose count of events (``events``, or ``seq``: the same number) is
+    malformed (400: ``true`` or ``"0"`` must not pass) or out of date (409). A move at a table
+    of several seats must carry it: a move chosen from an old state must not land."""
+    key = "seq" if "seq" in data else "events"
+    known = data.get(key)
+    if known is None:
+        if kind == "move" and len(table.seats) > 1:
+            raise CommandError(400, "'seq' is the seq of the last state you saw: a move needs it")
+        return
+    if isinstance(known, bool) or not isinstance(known, int) or known < 0:
+        raise CommandError(
+            400, f"'{key}' is a whole number (the state's {key} count), not {known!r}"
+        )
+    if known != table.events:
+        raise CommandError(
+            409, "stale: the table has changed since you last saw it: here is how it stands now"
+        )
+
+
+def _move_given(data: Mapping[str, Any]) -> str | Mapping[str, Any]:
+    move = data.get("move")
+    if not isinstance(move, str | Mapping):
+        raise CommandError(400, "'move' must be a move's text (t7-f1) or JSON form")
+    if isinstance(move, str) and len(move) > 200:
+        raise CommandError(400, "a move's text has at most 200 characters")
+    return move
+
+
+# -- the service ------------------------------------------------------------------------------
+
+
+class TableService:
+    """Every table of a server: creating, finding, seating, commands, bots and connections."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        deal_picker: DealPicker | None = None,
+        hinter: Hinter | None = None,
+        hints_at_once: int = HINTS_AT_ONCE,
+    ) -> None:
+        self.store = store
+        self.deal_picker = deal_picker
+        self.hinter = hinter
+        self.hint_gate = HintGate(hints_at_once)
+        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._loading: dict[str, asyncio.Task[Table]] = {}
+        #: Every task the service started and that has not ended: kept, so that none is
+        #: collected mid-run (the event loop holds only weak references to tasks).
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    # -- running things ----------------------------------------------------------------------
+
+    async def offload(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``work(*args, **kwargs)`` in a worker thread: the one way anything that blocks
+        (the store, replays, searches, bots) runs, so the event loop goes on answering."""
+        return await asyncio.to_thread(work, *args, **kwargs)
+
+    def spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run ``work`` as a task, kept until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def close(self) -> None:
+        """Stop: timers and bots end, hints are no longer taken."""
+        self._closed = True
+        for table in self._tables.values():
+            if table.timer is not None:
+                table.timer.cancel()
+        for task in list(self.tasks):
+            task.cancel()
+        self.hint_gate.close()
+
+    # -- memory ------------------------------------------------------------------------------
+
+    @property
+    def in_memory(self) -> int:
+        """How many tables are held in memory."""
+        return len(self._tables)
+
+    def _remember(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._tables.move_to_end(table.id)
+        if len(self._tables) <= TABLES_IN_MEMORY:
+            return
+        for idle in [t for t in self._tables.values() if not t.in_use and t is not table]:
+            if len(self._tables) <= TABLES_IN_MEMORY:
+                break
+            self._forget(idle)
+
+    def _forget(self, table: Table) -> None:
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        self._tables.pop(table.id, None)
+
+    async def get(self, table_id: str) -> Table:
+        """The table ``table_id``, from memory or rebuilt from the store (404 if none)."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            self._tables.move_to_end(table_id)
+            return table
+        # One rebuild per table, however many ask for it meanwhile.
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self.spawn(self._rebuild(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _rebuild(self, table_id: str) -> Table:
+        table = await self.offload(self._load, table_id)
+        if table is None:
+            raise CommandError(404, f"there is no table {table_id!r}")
+        self._remember(table)
+        self.kick(table)
+        return table
+
+    def _load(self, table_id: str) -> Table | None:
+        """The table as stored, its events replayed (in a worker thread)."""
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        stored = self.store.shared_settings(table_id)
+        game = Game.create(get_rules(row.game, row.options), deal=row.deal)
+        last: tuple[int, Move] | None = None
+        for event in self.store.events(table_id):
+            last = replay_event(game, event)
+        if stored is None:
+            seats = [Seat(index, player=name) for index, name in enumerate(row.seats)]
+            settings = SOLO
+        else:
+            now = time.time()
+            seats = [
+                Seat(
+                    s.seat,
+                    bot=s.bot,
+                    player=s.guest,
+                    token_hash=s.token_hash,
+                    # After a restart, a person has the full absence to come back.
+                    absent_since=now if s.token_hash is not None else None,
+                )
+                for s in self.store.shared_seats(table_id)
+            ]
+            settings = shared_settings(stored)
+        return Table(
+            row.id, game, seats, settings, row.created, row.events, row.finished, last=last
+        )
+
+    async def _reload(self, table: Table) -> None:
+        """Make ``table`` (in place: its connections stay) what the store holds; if the store
+        cannot even be read, the table leaves memory, to be rebuilt when next used."""
+        try:
+            fresh = await self.offload(self._load, table.id)
+        except Exception:
+            log.exception("table %s could not be read back from the store", table.id)
+            self._forget(table)
+            return
+        if fresh is None:
+            self._forget(table)
+            return
+        table.game, table.events, table.finished = fresh.game, fresh.events, fresh.finished
+        table.last = fresh.last
+
+    # -- creating ----------------------------------------------------------------------------
+
+    async def create(self, new: NewTable) -> Table:
+        """A new table, stored, in memory, its bots kicked; its deal chosen by the deal picker
+        when the request leaves it to the server (a winnable one if asked: refused (400)
+        without a picker, or when the picker finds none)."""
+        if new.winnable and self.deal_picker is None:
+            raise CommandError(
+                400, "winnable deals need the solver, which this server does not have"
+            )
+        table_id = secrets.token_urlsafe(12)
+        try:
+            table = await self.offload(self._create, table_id, new)
+        except StoreError:
+            raise
+        except ValueError as error:  # the deal picker's refusal
+            raise CommandError(400, str(error)) from None
+        self._remember(table)
+        self.kick(table)
+        return table
+
+    def _create(self, table_id: str, new: NewTable) -> Table:
+        # In a worker thread: the deal picker may search for a winnable deal, and the store
+        # writes.
+        deal = new.deal
+        if deal is None and new.picked and self.deal_picker is not None:
+            deal = self.deal_picker(new.rules, new.winnable)
+        game = Game.create(new.rules, deal=deal)
+        stored = new.settings.stored()
+        if stored is None:  # seats held by players known by name, as in the statistics
+            names = [seat.player for seat in new.seats]
+            self.store.create_table(table_id, game.name, game.options, game.deal, names)
+        else:  # seats of bots and of people who join with a token
+            seats = [SharedSeat(seat.index, seat.bot) for seat in new.seats]
+            self.store.create_shared_table(
+                table_id, game.name, game.options, game.deal, seats, stored
+            )
+        row = self.store.table(table_id)
+        assert row is not None
+        return Table(table_id, game, list(new.seats), new.settings, row.created, 0)
+
+    # -- what each connection is sent --------------------------------------------------------
+
+    def state(self, table: Table, seat: int | None, dialect: Dialect) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) is sent: its view and the table's facts."""
+        game = table.game
+        rules = game.rules
+        seen = observe(game, table.last, seat)
+        view = seen.view
+        over = game.is_over()
+        now = time.time()
+        allowed = table.settings.commands
+        turn = None if over else game.current_player()
+        seats: list[Any]
+        if dialect is Dialect.TABLES:
+            seats = [s.player for s in table.seats]
+        else:
+            seats = [
+                {
+                    "seat": s.index,
+                    "kind": s.kind,
+                    "name": s.bot if s.bot is not None else s.player,
+                    "connected": table.connected(s.index),
+                    "stand_in": table.stood_in(s, now),
+                }
+                for s in table.seats
+            ]
+        return {
+            "type": "state",
+            "table": table.id,
+            "game": game.name,
+            "title": rules.title,
+            "options": view.get("options", game.options),
+            "options_text": rules.options_text(),
+            "options_words": ", ".join(option_phrases(rules)) or "default options",
+            "heading": table_heading(rules),
+            "players": rules.players,
+            "seats": seats,
+            "seat": seat,
+            "turn": turn,
+            # A one-player table shows its deal number (it can be copied and dealt again); a
+            # table of several players must not send it before the end, since the deal number
+            # gives every hidden card.
+            "deal": game.deal if len(table.seats) == 1 or over else None,
+            "deal_chosen": table.settings.deal_chosen,
+            "waiting": table.waiting,
+            "absence": table.settings.absence,
+            "stand_in": table.settings.stand_in,
+            "view": view,
+            "outcome": view["outcome"],
+            "last": seen.last,
+            "moves": len(game.move_stack),
+            "can_undo": "undo" in allowed and bool(game.move_stack),
+            "can_redo": "redo" in allowed and game.can_redo(),
+            "events": table.events,
+            "seq": table.events,
+            "elapsed": round(table.elapsed(now), 1),
+            "can_autofinish": "autofinish" in allowed
+            and seat == turn
+            and autofinish_moves(game) is not None,
+        }
+
+    def message(self, table: Table, conn: Connection) -> dict[str, Any]:
+        """The state message for a connection, in its dialect."""
+        state = self.state(table, conn.seat, conn.dialect)
+        return {"type": "state", "state": state} if conn.dialect is Dialect.TABLES else state
+
+    async def broadcast(self, table: Table) -> None:
+        """Send every connection of the table its own seat's state."""
+        for conn in list(table.connections.values()):
+            await conn.send(self.message(table, conn))
+
+    # -- commands ----------------------------------------------------------------------------
+
+    async def command(self, table: Table, seat: int | None, data: object) -> None:
+        """Apply a command (``{"command": ..., "move": ..., "events": N}``; ``type`` and
+        ``seq`` are the same as ``command`` and ``events``) from ``seat``, store it, and tell
+        every connection. Raises :class:`CommandError` and changes nothing when the command is
+        malformed, out of date, not taken by this table or against the rules."""
+        if not isinstance(data, Mapping):
+            raise CommandError(400, 'a command is a JSON object like {"command": "undo"}')
+        kind = data.get("command", data.get("type"))
+        if kind not in COMMANDS:
+            raise CommandError(400, f"unknown command {kind!r}: use one of {', '.join(COMMANDS)}")
+        if kind not in table.settings.commands:
+            taken = ", ".join(c for c in COMMANDS if c in table.settings.commands)
+            raise CommandError(422, f"this table takes no {kind}: only {taken}")
+        if seat is None:
+            raise CommandError(403, "join a seat (or resume yours with its token) to play")
+        move = _move_given(data) if kind == "move" else None
+        before = table.events
+        try:
+            async with table.lock:
+                _count_given(table, data, kind)
+                if table.waiting:
+                    raise CommandError(
+                        409, "waiting for players: play starts when every seat is taken"
+                    )
+                if kind == "autofinish":
+                    await self._autofinish(table, seat)
+                else:
+                    await self._apply(table, seat, kind, move)
+        finally:
+            if table.events != before:
+                await self.broadcast(table)
+                self.kick(table)
+        # A command that changed nothing stored (the store refused, memory was rebuilt) was
+        # refused above; here every connection has been told.
+
+    async def _apply(
+        self, table: Table, seat: int, kind: str, move: Move | str | Mapping[str, Any] | None
+    ) -> None:
+        """Make one command for ``seat`` and store it before anybody can see it (lock held)."""
+        game = table.game.copy()
+        text: str | None = None
+        try:
+            if kind == "move":
+                assert move is not None
+                if game.is_over():
+                    raise CommandError(422, "the game is over")
+                if game.current_player() != seat:
+                    raise CommandError(
+                        422, f"it is not your turn: seat {game.current_player()} plays"
+                    )
+                game.push(move)
+                text = game.move_stack[-1].text()
+            elif kind == "undo":
+                game.pop()
+            elif kind == "redo":
+                game.redo()
+            elif kind == "restart":
+                if not game.move_stack:
+                    raise CommandError(422, "the game is at its start already")
+                while game.move_stack:
+                    game.pop()
+            else:
+                game.resign()
+        except (IllegalMove, MoveSyntaxError) as error:
+            raise CommandError(422, str(error)) from None
+        await self._commit(table, game, seat, kind, text)
+
+    async def _autofinish(self, table: Table, seat: int) -> None:
+        """Play the moves of :func:`autofinish_moves` one by one as ``move`` commands (each
+        stored, and undoable, like any move). Refused (422, nothing changed) unless only
+        foundation moves remain."""
+        if table.game.current_player() != seat:
+            raise CommandError(422, "it is not your turn")
+        moves = autofinish_moves(table.game)
+        if moves is None:
+            raise CommandError(
+                422,
+                "no automatic finish yet: it needs every card face up, the stock and waste empty, "
+                "and every card able to go to the foundations by foundation moves alone",
+            )
+        for move in moves:
+            await self._apply(table, seat, "move", move)
+
+    async def _commit(
+        self, table: Table, game: Game, seat: int, kind: str, text: str | None
+    ) -> None:
+        """Store the event that made ``game`` from the table's game, then make it the table's
+        (lock held). If the store refuses, the table is rebuilt from the store."""
+        outcome = game.outcome()
+        try:
+            finished = await self.offload(
+                self.store.append_event,
+                table.id,
+                table.events,
+                seat,
+                kind,
+                text,
+                result=outcome.result,
+                reason=outcome.reason,
+                moves=len(game.move_stack),
+                score=outcome.score,
+            )
+        except StoreError as error:
+            # Another process stored an event first: memory is out of date.
+            await self._reload(table)
+            raise CommandError(409, f"the table changed elsewhere: {error}") from None
+        except Exception as error:
+            log.exception("the store refused an event of table %s", table.id)
+            await self._reload(table)
+            raise CommandError(503, f"the change could not be stored: {error}") from None
+        table.game = game
+        table.events += 1
+        # The stored finishing time, not this process's clock: the end-of-game banner and the
+        # statistics' best time come from the same two timestamps.
+        table.finished = finished
+        table.last = (seat, game.move_stack[-1]) if kind in ("move", "redo") else None
+
+    # -- seats -------------------------------------------------------------------------------
+
+    async def join(self, table: Table, conn: Connection, data: Mapping[str, Any]) -> None:
+        """Give the connection an open seat (``{"seat": N, "name": "Ann"}``) and a new token."""
+        if conn.seat is not None:
+            raise CommandError(409, "this connection holds a seat already")
+        index = data.get("seat")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise CommandError(400, "'seat' is a seat number")
+        if not 0 <= index < len(table.seats):
+            raise CommandError(400, f"seats are 0 to {len(table.seats) - 1}")
+        try:
+            name = valid_player_name(data.get("name"))
+        except StoreError as error:
+            raise CommandError(400, str(error)) from None
+        token = secrets.token_urlsafe(24)
+        hashed = token_hash(token)
+        async with table.lock:
+            seat = table.seats[index]
+            if seat.kind != "open":
+                raise CommandError(409, f"seat {index} is taken")
+            if not await self.offload(self.store.claim_seat, table.id, index, name, hashed):
+                raise CommandError(409, f"seat {index} is taken")
+            seat.player, seat.token_hash = name, hashed
+            self._seat(table, conn, seat)
+        await conn.send({"type": "joined", "seat": index, "token": token, "name": name})
+        await self.broadcast(table)
+        self.kick(table)
+
+    async def resume(self, table: Table, conn: Connection, data: Mapping[str, Any]) -> None:
+        """Give the connection back the seat of a token (``{"token": "..."}``)."""
+        token = data.get("token")
+        if not isinstance(token, str) or not 0 < len(token) <= 200:
+            raise CommandError(400, "'token' is the seat token given when you joined")
+        seat = table.seat_of_token(token)
+        if seat is None:
+            raise CommandError(403, "no seat of this table has that token")
+        if conn.seat is not None and conn.seat != seat.index:
+            raise CommandError(409, "this connection holds another seat")
+        self._seat(table, conn, seat)
+        await conn.send({"type": "joined", "seat": seat.index, "name": seat.player})
+        await self.broadcast(table)
+        self.kick(table)
+
+    def _seat(self, table: Table, conn: Connection, seat: Seat) -> None:
+        conn.seat = seat.index
+        seat.absent_since = None
+
+    # -- connections -------------------------------------------------------------------------
+
+    async def enter(self, table_id: str, player: str) -> tuple[Table, int | None]:
+        """The table and the seat the cookie's ``player`` holds there (None: he looks on); a
+        private table refuses anybody without a seat (403)."""
+        table = await self.get(table_id)
+        seat = table.seat_of_player(player)
+        if seat is None and table.settings.private:
+            raise CommandError(403, f"{player} has no seat at this table")
+        return table, seat
+
+    async def serve(self, socket: WebSocket, table_id: str, dialect: Dialect, player: str) -> None:
+        """The one websocket loop, for both addresses: the connection holds the seat of the
+        cookie's ``player`` if there is one, else it watches (a private table refuses it, 403)
+        until it joins or resumes a seat; every message is a command or a seat message, and a
+        refused one gets the error (with the state for a 409) and changes nothing."""
+        await socket.accept()
+        try:
+            table, seat = await self.enter(table_id, player)
+        except CommandError as error:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                await socket.send_json({"type": "error", **error_json(error)})
+                await socket.close(code=4000 + error.status)
+            return
+        conn = Connection(socket, seat, dialect)
+        await self.connect(table, conn)
+        try:
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                try:
+                    await self.handle(table, conn, message.get("text"))
+                except CommandError as error:
+                    state = self.state(table, conn.seat, dialect) if error.status == 409 else None
+                    await conn.send({"type": "error", **error_json(error, state)})
+                except Exception:  # never let one message take the connection down
+                    log.exception("message failed at table %s", table.id)
+                    failed = CommandError(500, "the server failed")
+                    await conn.send({"type": "error", **error_json(failed)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self.disconnect(table, conn)
+
+    async def handle(self, table: Table, conn: Connection, text: str | None) -> None:
+        """Act on one websocket message (None: a binary one)."""
+        data = read_message(text)
+        if not isinstance(data, dict):
+            raise CommandError(400, 'a message is a JSON object like {"type": "move", ...}')
+        kind = data.get("command", data.get("type"))
+        if kind == "join":
+            await self.join(table, conn, data)
+        elif kind == "resume":
+            await self.resume(table, conn, data)
+        elif kind in COMMANDS:
+            await self.command(table, conn.seat, data)
+        else:
+            known = ", ".join((*SEAT_MESSAGES, *COMMANDS))
+            raise CommandError(400, f"unknown message type {kind!r}: use one of {known}")
+
+    async def connect(self, table: Table, conn: Connection) -> None:
+        """A new connection: told the table's state; the bots of a table nobody watched were
+        waiting, and play on now."""
+        table.connections[conn.socket] = conn
+        if conn.seat is not None:
+            table.seats[conn.seat].absent_since = None
+        await conn.send(self.message(table, conn))
+        self.kick(table)
+
+    async def disconnect(self, table: Table, conn: Connection) -> None:
+        """A connection went away; a person left without any connection is now absent."""
+        table.connections.pop(conn.socket, None)
+        if conn.seat is not None and not table.connected(conn.seat):
+            table.seats[conn.seat].absent_since = time.time()
+            await self.broadcast(table)
+            self.kick(table)
+
+    # -- bots --------------------------------------------------------------------------------
+
+    def kick(self, table: Table) -> None:
+        """Let a bot move if one must now; else wake up when an absent person's time is up.
+        Bots play only while somebody is connected: a table of bots alone (or one its people
+        have all left) waits, so nobody can keep the server busy with tables nobody watches,
+        and an idle table can leave memory. :meth:`connect` kicks again."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        if table.bot_task is not None:
+            return  # it kicks again when its move is made
+        if not table.attended or self._closed:
+            return
+        now = time.time()
+        if table.bot_seat(now) is not None:
+            table.bot_task = self.spawn(self._bot_move(table))
+            return
+        if table.waiting or table.game.is_over() or table.settings.stand_in is None:
+            return
+        # Wake when the next absent person's time is up, whether or not it is his turn: a bot
+        # plays his seat from then on, and everybody is told so at once.
+        due = [
+            seat.absent_since + table.settings.absence
+            for seat in table.seats
+            if seat.kind == "person"
+            and not table.connected(seat.index)
+            and seat.absent_since is not None
+        ]
+        due = [when for when in due if when > now]
+        if due:
+            delay = min(due) - now + 0.01
+            table.timer = asyncio.get_running_loop().call_later(delay, self._wake, table)
+
+    def _wake(self, table: Table) -> None:
+        table.timer = None
+        self.kick(table)
+        # Everybody sees that a bot now plays the absent seat.
+        self.spawn(self.broadcast(table))
+
+    async def _bot_move(self, table: Table) -> None:
+        failed = False
+        try:
+            seat = table.bot_seat(time.time())
+            if seat is None:
+                return
+            seq = table.events
+            view = observe(table.game, table.last, seat).view
+            move = await self.offload(table.bot_for(seat).choose, view)
+            async with table.lock:
+                # The person came back, the table moved on, or everybody left, while the bot
+                # thought.
+                if table.events != seq or table.bot_seat(time.time()) != seat or not table.attended:
+                    return
+                await self._apply(table, seat, "move", move)
+            await self.broadcast(table)
+        except Exception:  # a bot's failure must not take the table down
+            log.exception("bot move failed at table %s", table.id)
+            failed = not self._closed
+        finally:
+            table.bot_task = None
+            if failed:  # try again later, not in a tight loop
+                loop = asyncio.get_running_loop()
+                table.timer = loop.call_later(BOT_RETRY, self.kick, table)
+            elif not table.game.is_over():
+                self.kick(table)
+
+    # -- records, hints, lists ---------------------------------------------------------------
+
+    def record(self, table: Table, form: str) -> tuple[str, str, str]:
+        """The table's record as a download: ``(text, filename, media type)``. A table of
+        several seats gives it only once the game is over (it holds every card)."""
+        if form not in {"text", "json"}:
+            raise CommandError(400, "format is text or json")
+        game = table.game
+        if len(table.seats) > 1 and not game.is_over():
+            raise CommandError(
+                409, "the record holds every card: it is ready when the game is over"
+            )
+        players = [seat.record_name for seat in table.seats]
+        text = record.dumps(game, form, players=players)
+        suffix = "json" if form == "json" else "rec"
+        media = "application/json" if form == "json" else "text/plain"
+        return text, f"{game.name}-{game.deal}-{table.id}.{suffix}", media
+
+    async def hint(self, table: Table) -> dict[str, Any]:
+        """The hinter's answer for the table's position, worked out on a copy in
+        :class:`HintGate`'s threads while the table goes on taking commands."""
+        if self.hinter is None:
+            raise CommandError(501, "hints come with the solver, which this server does not have")
+        snapshot = copy.deepcopy(table.game)
+        try:
+            return await self.hint_gate.run(table.id, self.hinter, snapshot)
+        except CommandError:
+            raise
+        except Exception as error:  # the solver's failure must not take the server down
+            raise CommandError(500, f"the hint failed: {error}") from None
+
+    async def add_player(self, name: object) -> str:
+        """Check a player's name and make sure the store knows him."""
+        try:
+            checked = valid_player_name(name)
+        except StoreError as error:
+            raise CommandError(400, str(error)) from None
+        await self.offload(self.store.player_id, checked)
+        return checked
+
+    async def tables_of(self, player: str, *, ongoing: bool) -> list[dict[str, Any]]:
+        """The player's one-player tables, latest first."""
+        rows = await self.offload(self.store.tables_of, player, ongoing=ongoing)
+        return [
+            {
+                "table": row.id,
+                "game": row.game,
+                "title": variant_title(row.game, row.options),
+                "options": row.options,
+                "deal": row.deal,
+                "moves": row.moves,
+                "result": row.result,
+                "updated": row.updated,
+            }
+            for row in rows
+        ]
+
+    async def stats(self, name: object) -> dict[str, Any]:
+        """A player's statistics, one entry per game and options, named by its title."""
+        try:
+            player = valid_player_name(name)
+        except StoreError as error:
+            raise CommandError(400, str(error)) from None
+        found = await self.offload(self.store.stats, player, full_options)
+        entries = [
+            {**entry.to_json(), "title": variant_title(entry.game, entry.options)}
+            for entry in found
+        ]
+        entries.sort(key=lambda entry: (entry["game"], entry["title"]))
+        return {"player": player, "games": entries}

@@ -1,0 +1,490 @@
+"""Tables and what they are made of: seats and who holds them, a table's settings, the
+connections watching it, what each seat sees, and the requests that make a new table.
+
+A *table* is a game with its seats. A one-player game is a table with one seat, held by the player
+named by the browser's cookie; a table of several players (Leopard, Double Solitaire) has seats
+that are open, held by a bot, or held by a person who joined over the table's websocket and got a
+secret *seat token* (the store keeps only its SHA-256). :class:`~.service.TableService` owns the
+tables: it creates them, applies their commands and tells their connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import hashlib
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..bots import BOTS, Bot
+from ..bots import get as get_bot
+from ..deals import check_deal
+from ..engine import SPECTATOR, Game, Rules, ViewJSON
+from ..games import get_rules, resolve_name
+from ..moves import Move
+from ..store import Event
+from .catalogue import one_player_games, shared_games
+from .errors import CommandError
+
+__all__ = [
+    "COMMANDS",
+    "DEFAULT_ABSENCE",
+    "DEFAULT_STAND_IN",
+    "MAX_ABSENCE",
+    "SOLO",
+    "Connection",
+    "Dialect",
+    "NewTable",
+    "Observation",
+    "Seat",
+    "Settings",
+    "Table",
+    "autofinish_moves",
+    "observe",
+    "replay_event",
+    "shared_request",
+    "shared_settings",
+    "solo_request",
+    "token_hash",
+]
+
+#: Every command a table may take; ``move`` carries the move (text or JSON form).
+COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish")
+#: Seconds a person may be gone before a bot plays his seat.
+DEFAULT_ABSENCE = 120.0
+#: The longest absence a table may set (a day).
+MAX_ABSENCE = 24 * 3600.0
+#: The bot that stands in for an absent person, unless the table chooses another.
+DEFAULT_STAND_IN = "greedy"
+#: What a seat may be at creation besides a bot's name.
+OPEN_SEATS = ("open", "human")
+#: Piles that must be empty (when a game has them) before an automatic finish is offered.
+STOCK_PILES = ("stock", "waste")
+#: More foundation moves than any game's pack has cards: a bound on the automatic finish.
+AUTOFINISH_LIMIT = 1000
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a seat token, as stored (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# -- tables, seats and connections ------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    """A seat and who holds it: a bot, a person, or nobody yet (open).
+
+    A person is known by the player name of the browser's cookie (a one-player table's seat,
+    ``token_hash`` None) or by the seat token given when he joined (``token_hash`` set). Both
+    are ways of proving who one is; another (a login session) would be one more field here and
+    one more ``seat_of_*`` lookup on :class:`Table`.
+    """
+
+    index: int
+    bot: str | None = None
+    #: The person's name (the cookie's player, or the name given when joining).
+    player: str | None = None
+    token_hash: str | None = None
+    #: When the last connection of the person went away (None while connected, or never).
+    absent_since: float | None = None
+
+    @property
+    def kind(self) -> str:
+        """``bot``, ``person`` or ``open``."""
+        if self.bot is not None:
+            return "bot"
+        return "person" if self.player is not None or self.token_hash is not None else "open"
+
+    @property
+    def record_name(self) -> str:
+        """How the seat's player is named in a record."""
+        if self.bot is not None:
+            return f"{self.bot} bot"
+        return self.player or "open"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a table allows: its commands, whether only its players may look, and its bots."""
+
+    #: The commands the table takes (one-player tables: every one; shared tables: moves).
+    commands: frozenset[str]
+    #: Only the players of its seats may look (no spectators), as at a one-player table.
+    private: bool
+    #: The bot that plays for a person gone longer than ``absence``; None: nobody stands in.
+    stand_in: str | None
+    absence: float = DEFAULT_ABSENCE
+    #: The deal was chosen at creation (shown to everybody, for reproducible tables).
+    deal_chosen: bool = False
+    #: The bots' seed: seat ``i``'s bot is seeded ``"SEED:i"`` (as ``patience match`` does).
+    seed: str = ""
+
+    def stored(self) -> dict[str, Any] | None:
+        """The settings as a shared table's store row keeps them; None for a private table,
+        whose seats are players known by name (the store's one-player tables)."""
+        if self.private:
+            return None
+        return {
+            "absence": self.absence,
+            "stand_in": self.stand_in,
+            "deal_chosen": self.deal_chosen,
+            "seed": self.seed,
+        }
+
+
+#: A one-player table's settings.
+SOLO = Settings(commands=frozenset(COMMANDS), private=True, stand_in=None)
+
+
+def shared_settings(stored: Mapping[str, Any]) -> Settings:
+    """A shared table's settings from what its store row keeps."""
+    return Settings(
+        commands=frozenset({"move"}),
+        private=False,
+        stand_in=str(stored.get("stand_in") or DEFAULT_STAND_IN),
+        absence=float(stored.get("absence", DEFAULT_ABSENCE)),
+        deal_chosen=bool(stored.get("deal_chosen", False)),
+        seed=str(stored.get("seed", "")),
+    )
+
+
+class Dialect(enum.Enum):
+    """How a client reads states: the two addresses of today, one service behind them.
+
+    ``TABLES`` (``/api/tables``, ``/ws/tables``): a websocket state comes as ``{"type":
+    "state", "state": STATE}`` and ``seats`` lists the seats' player names. ``SHARED``
+    (``/api/shared``, ``/ws/shared``): the state's fields are the message itself and ``seats``
+    lists objects ``{"seat", "kind", "name", "connected", "stand_in"}``.
+    """
+
+    TABLES = "tables"
+    SHARED = "shared"
+
+
+@dataclass(eq=False)
+class Connection:
+    """A websocket at a table: the seat it holds (None: a spectator) and its dialect."""
+
+    socket: WebSocket
+    seat: int | None
+    dialect: Dialect
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send a message; a connection that went away is dropped when its loop ends."""
+        if self.socket.application_state != WebSocketState.CONNECTED:
+            return
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await self.socket.send_json(message)
+
+
+@dataclass
+class Table:
+    """A table in memory: its game, seats, settings, connections and bots."""
+
+    id: str
+    game: Game
+    seats: list[Seat]
+    settings: Settings
+    created: float
+    #: Stored events: a client names the state it saw by this count (``events``, ``seq``).
+    events: int
+    finished: float | None = None
+    #: The last move made and its seat (shown to everybody as each may know it).
+    last: tuple[int, Move] | None = None
+    connections: dict[WebSocket, Connection] = field(default_factory=dict, repr=False)
+    #: Serialises changes at this table: one is applied and stored before the next starts.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    bots: dict[int, Bot] = field(default_factory=dict, repr=False)
+    bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    # -- who sits where
+
+    def seat_of_player(self, player: str) -> int | None:
+        """The seat held by the cookie's ``player`` (names compared without regard to case)."""
+        for seat in self.seats:
+            if (
+                seat.token_hash is None
+                and seat.player is not None
+                and seat.player.casefold() == player.casefold()
+            ):
+                return seat.index
+        return None
+
+    def seat_of_token(self, token: str) -> Seat | None:
+        """The seat whose token is ``token``."""
+        hashed = token_hash(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, hashed):
+                return seat
+        return None
+
+    def connected(self, index: int) -> bool:
+        """True while some connection holds seat ``index``."""
+        return any(conn.seat == index for conn in self.connections.values())
+
+    @property
+    def waiting(self) -> bool:
+        """True while a seat is open: play starts when every seat is taken."""
+        return any(seat.kind == "open" for seat in self.seats)
+
+    @property
+    def attended(self) -> bool:
+        """True while somebody (a player or a spectator) is connected."""
+        return bool(self.connections)
+
+    @property
+    def in_use(self) -> bool:
+        """True while the table must stay in memory: somebody connected, a bot thinking, or a
+        change being made."""
+        return self.attended or self.bot_task is not None or self.lock.locked()
+
+    # -- bots
+
+    def bot_for(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` (its own bot, or the stand-in), made once per seat."""
+        bot = self.bots.get(seat)
+        if bot is None:
+            name = self.seats[seat].bot or self.settings.stand_in or DEFAULT_STAND_IN
+            bot = self.bots[seat] = get_bot(name, seed=f"{self.settings.seed or self.id}:{seat}")
+        return bot
+
+    def stood_in(self, seat: Seat, now: float) -> bool:
+        """True when a bot plays for the person of ``seat`` (gone longer than the absence)."""
+        return (
+            self.settings.stand_in is not None
+            and seat.kind == "person"
+            and not self.connected(seat.index)
+            and seat.absent_since is not None
+            and now - seat.absent_since >= self.settings.absence
+        )
+
+    def bot_seat(self, now: float) -> int | None:
+        """The seat a bot must play now, if any."""
+        if self.waiting or self.game.is_over():
+            return None
+        turn = self.game.current_player()
+        seat = self.seats[turn]
+        return turn if seat.kind == "bot" or self.stood_in(seat, now) else None
+
+    def elapsed(self, now: float | None = None) -> float:
+        """Seconds from the table's start to its end, or to now while it goes on."""
+        end = self.finished if self.finished is not None else (now or time.time())
+        return max(0.0, end - self.created)
+
+
+# -- what each seat sees ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat (or a spectator) is shown: the view and the last move as it may know it."""
+
+    view: ViewJSON
+    last: dict[str, Any] | None
+
+
+def observe(game: Game, last: tuple[int, Move] | None, seat: int | None) -> Observation:
+    """What ``seat`` (None: a spectator) may see of ``game``, and of the last move.
+
+    The one place where the server decides what a seat or a spectator sees: the states sent,
+    the bots' views and the last move all come from here, and all of it is asked of the rules
+    (:meth:`Game.view` and :meth:`Rules.move_view`; a spectator is the engine's
+    :data:`SPECTATOR`, never a seat number).
+    """
+    observer = SPECTATOR if seat is None else seat
+    view = game.view(observer)
+    shown: dict[str, Any] | None = None
+    if last is not None:
+        by, move = last
+        shown = {"seat": by, "move": game.rules.move_view(game.state, move, by, observer)}
+    return Observation(view, shown)
+
+
+# -- the automatic finish ---------------------------------------------------------------------
+
+
+def _is_foundation(pile: str | None) -> bool:
+    return pile is not None and pile.startswith("f") and pile[1:].isdigit()
+
+
+def autofinish_moves(game: Game) -> list[Move] | None:
+    """The foundation moves that win the game from here, when only such moves are needed; else
+    None.
+
+    Offered for any game when no card anywhere is face down, the stock and waste (if the game has
+    them) are empty, and making legal moves to foundations (f1, f2, ...) only, the first
+    candidate each time, ends in a win. The game itself is not touched: the moves are tried on
+    copies of its state.
+    """
+    if game.outcome().is_over:
+        return None
+    rules, state = game.rules, game.state
+    if any(state.down.get(name, 0) for name in state.piles):
+        return None
+    if any(state.piles.get(name) for name in STOCK_PILES):
+        return None
+    moves: list[Move] = []
+    while rules.finished(state) is None and len(moves) < AUTOFINISH_LIMIT:
+        move = next(
+            (
+                candidate
+                for candidate in rules.candidate_moves(state)
+                if not candidate.is_action and _is_foundation(candidate.target)
+            ),
+            None,
+        )
+        if move is None:
+            return None
+        state, _ = rules.perform(state, move)
+        moves.append(move)
+    outcome = rules.finished(state)
+    return moves if outcome is not None and outcome.result == "won" else None
+
+
+def replay_event(game: Game, event: Event) -> tuple[int, Move] | None:
+    """Apply a stored event to ``game``; the last move it leaves (None after a take-back)."""
+    if event.kind == "move":
+        assert event.move is not None
+        game.push(Move.parse(event.move))
+    elif event.kind == "undo":
+        game.pop()
+        return None
+    elif event.kind == "redo":
+        game.redo()
+    elif event.kind == "restart":
+        while game.move_stack:
+            game.pop()
+        return None
+    elif event.kind == "resign":
+        game.resign()
+        return None
+    return event.seat, game.move_stack[-1]
+
+
+# -- new tables -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table to create, checked: its rules, deal, seats and settings."""
+
+    rules: Rules[Any]
+    #: The deal number; None: a random one, or the server's deal picker's when ``picked``.
+    deal: int | None
+    seats: list[Seat]
+    settings: Settings
+    #: The server's deal picker chooses the deal (when it has one and no deal is given).
+    picked: bool = False
+    #: Only a deal the picker proved winnable.
+    winnable: bool = False
+
+
+def solo_request(
+    game_name: object, options: object, deal: object, player: str, *, winnable: bool = False
+) -> NewTable:
+    """A new one-player table of ``game_name`` for ``player``, checked; a bad game, option or
+    deal number is a :class:`CommandError` (400) saying what is allowed."""
+    if not isinstance(game_name, str):
+        raise CommandError(
+            400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
+        )
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise CommandError(400, "'options' must be an object of option name -> value")
+    if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int | str)):
+        raise CommandError(400, "'deal' must be a whole number, or null for a random deal")
+    try:
+        rules = get_rules(resolve_name(game_name), dict(options))
+        chosen = None if deal is None or deal == "" else check_deal(deal)
+    except ValueError as error:  # an unknown game or option, a bad deal number
+        raise CommandError(400, str(error)) from None
+    if rules.players != 1:
+        raise CommandError(
+            400,
+            f"{rules.name} is played by {rules.players}; this server deals the one-player "
+            f"games: {', '.join(one_player_games())}",
+        )
+    if chosen is not None and winnable:
+        raise CommandError(400, "choose a deal number or winnable deals, not both")
+    return NewTable(
+        rules, chosen, [Seat(0, player=player)], SOLO, picked=chosen is None, winnable=winnable
+    )
+
+
+def shared_request(data: object) -> NewTable:
+    """A new table of several players from ``{"game", "options", "seats", "absence",
+    "stand_in", "deal", "seed"}`` (a chosen deal and the bots' seed make a table reproducible,
+    for tests; both are optional), checked; anything wrong is a :class:`CommandError` (400)
+    saying what is allowed."""
+    if not isinstance(data, Mapping):
+        raise CommandError(400, 'send {"game": ..., "options": {...}, "seats": [...]}')
+    name = data.get("game")
+    games = shared_games()
+    if not isinstance(name, str):
+        raise CommandError(400, f"'game' must be one of {', '.join(games)}")
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise CommandError(400, "'options' must be an object of option name -> value")
+    try:
+        rules = get_rules(resolve_name(name), dict(options))
+    except ValueError as error:
+        raise CommandError(400, str(error)) from None
+    if rules.name not in games:
+        raise CommandError(400, f"{rules.name} is played alone: shared tables deal {games}")
+    seats_given = data.get("seats")
+    if seats_given is None:
+        seats_given = ["open"] + [DEFAULT_STAND_IN] * (rules.players - 1)
+    if not isinstance(seats_given, list) or len(seats_given) != rules.players:
+        raise CommandError(
+            400, f"'seats' must list {rules.players} seats: 'open' or a bot's name each"
+        )
+    seats: list[Seat] = []
+    for index, entry in enumerate(seats_given):
+        text = entry.strip().lower() if isinstance(entry, str) else ""
+        if text in OPEN_SEATS:
+            seats.append(Seat(index))
+        elif text in BOTS:
+            seats.append(Seat(index, bot=text))
+        else:
+            raise CommandError(
+                400, f"seat {index}: {entry!r} is neither 'open' nor a bot ({', '.join(BOTS)})"
+            )
+    absence = data.get("absence", DEFAULT_ABSENCE)
+    if (
+        isinstance(absence, bool)
+        or not isinstance(absence, int | float)
+        or not 0 < absence <= MAX_ABSENCE
+    ):
+        raise CommandError(
+            400, f"'absence' is a number of seconds, more than 0 and at most {MAX_ABSENCE:g}"
+        )
+    stand_in = data.get("stand_in", DEFAULT_STAND_IN)
+    if not isinstance(stand_in, str) or stand_in.strip().lower() not in BOTS:
+        raise CommandError(400, f"'stand_in' is a bot: one of {', '.join(BOTS)}")
+    deal = data.get("deal")
+    try:
+        deal = None if deal is None or deal == "" else check_deal(deal)
+    except (TypeError, ValueError) as error:
+        raise CommandError(400, f"'deal': {error}") from None
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise CommandError(400, "'seed' (the bots' random seed) is a whole number")
+    settings = shared_settings(
+        {
+            "absence": float(absence),
+            "stand_in": stand_in.strip().lower(),
+            "deal_chosen": deal is not None,
+            "seed": "" if seed is None else str(seed),
+        }
+    )
+    return NewTable(rules, deal, seats, settings)

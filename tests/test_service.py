@@ -1,0 +1,326 @@
+"""The one table service (server/service.py): one-player and shared tables on the same code path,
+blocking work off the event loop, one error shape, and the tasks it starts kept until they end."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import sqlite3
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from patience.server import create_app
+from patience.server.service import TableService
+from patience.server.table import Connection, Dialect, Seat, shared_request
+from patience.store import Store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "service.sqlite3"
+
+
+@pytest.fixture
+def client(db_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path)) as test_client:
+        yield test_client
+
+
+def solo(client: TestClient, deal: int = 7) -> str:
+    response = client.post("/api/tables", json={"game": "klondike", "deal": deal})
+    assert response.status_code == 201, response.text
+    return str(response.json()["table"])
+
+
+def shared(client: TestClient, **extra: Any) -> str:
+    body = {"game": "leopard", "seats": ["open", "open"], "deal": 3, **extra}
+    response = client.post("/api/shared", json=body)
+    assert response.status_code == 201, response.text
+    return str(response.json()["table"])
+
+
+def test_a_one_player_command_is_stored_off_the_event_loop(client: TestClient) -> None:
+    slow, other = solo(client, 7), solo(client, 8)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real = store.append_event
+    writing, release = threading.Event(), threading.Event()
+
+    def append_event(table_id: str, *args: Any, **kwargs: Any) -> Any:
+        if table_id == slow:
+            writing.set()
+            # The store fsyncs: here it takes as long as the test says.
+            release.wait(timeout=10)
+        return real(table_id, *args, **kwargs)
+
+    store.append_event = append_event
+    answers: dict[str, Any] = {}
+
+    def move_at_slow() -> None:
+        answers["slow"] = client.post(
+            f"/api/tables/{slow}", json={"command": "move", "move": "t7-f1"}
+        )
+
+    worker = threading.Thread(target=move_at_slow)
+    worker.start()
+    try:
+        assert writing.wait(timeout=5)
+        started = time.monotonic()
+        # Another table is answered, and takes a move, while the first one's write goes on.
+        moved = client.post(f"/api/tables/{other}", json={"command": "undo"})
+        assert moved.status_code == 422  # answered: nothing to undo there
+        assert client.post(f"/api/tables/{other}", json={"command": "resign"}).status_code == 200
+        assert time.monotonic() - started < 5
+        # Nobody is told of a change before it is stored: the slow table is still as stored.
+        assert client.get(f"/api/tables/{slow}").json()["moves"] == 0
+        assert not release.is_set()
+    finally:
+        release.set()
+        worker.join(timeout=10)
+    assert answers["slow"].status_code == 200
+    assert answers["slow"].json()["moves"] == 1
+    assert client.get(f"/api/tables/{slow}").json()["events"] == 1
+
+
+def test_a_store_that_fails_leaves_the_table_as_stored(client: TestClient) -> None:
+    table = solo(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real = store.append_event
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    store.append_event = broken
+    refused = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
+    assert refused.status_code == 503
+    body = refused.json()
+    assert body["status"] == 503
+    assert "disk I/O error" in body["error"]
+    assert body["state"]["moves"] == 0
+    store.append_event = real
+    moved = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
+    assert moved.json()["moves"] == 1
+
+
+def test_one_error_shape_over_http_and_websockets_at_every_table(client: TestClient) -> None:
+    one, two = solo(client), shared(client)
+    # HTTP: {"error", "status"} with that status, whatever the address and the table.
+    for url in (
+        "/api/tables/nosuch",
+        "/api/shared/nosuch",
+        "/api/tables/nosuch/record",
+        "/api/shared/nosuch/record",
+    ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert response.json() == {"error": "there is no table 'nosuch'", "status": 404}
+    early = client.get(f"/api/tables/{two}/record")
+    assert early.status_code == 409
+    assert set(early.json()) == {"error", "status"}
+    assert early.json() == client.get(f"/api/shared/{two}/record").json()
+    refused = client.post(f"/api/tables/{one}", json={"command": "move", "move": "t5-f2"})
+    assert refused.status_code == 422
+    assert set(refused.json()) == {"error", "status", "state"}
+    # A websocket: the same object with "type": "error", on both addresses, at both tables.
+    for url in (f"/ws/tables/{one}", f"/ws/shared/{one}", f"/ws/tables/{two}", f"/ws/shared/{two}"):
+        with client.websocket_connect(url) as socket:
+            socket.receive_json()
+            socket.send_text("{oops")
+            error = socket.receive_json()
+            assert set(error) == {"type", "error", "status"}, url
+            assert (error["type"], error["status"]) == ("error", 400)
+    for url in ("/ws/tables/nosuch", "/ws/shared/nosuch"):
+        with client.websocket_connect(url) as socket:
+            assert socket.receive_json() == {
+                "type": "error",
+                "error": "there is no table 'nosuch'",
+                "status": 404,
+            }
+
+
+def test_both_addresses_serve_both_kinds_of_table_on_one_loop(client: TestClient) -> None:
+    one = solo(client)
+    # A one-player table over the shared address, in that dialect: its state is the message,
+    # its seats are objects, and a "type" message is a command like a "command" one.
+    with client.websocket_connect(f"/ws/shared/{one}") as socket:
+        state = socket.receive_json()
+        assert state["type"] == "state"
+        assert state["seat"] == 0
+        assert state["seats"] == [
+            {"seat": 0, "kind": "person", "name": "guest", "connected": True, "stand_in": False}
+        ]
+        socket.send_text(json.dumps({"type": "move", "move": "t7-f1", "seq": 0}))
+        assert socket.receive_json()["moves"] == 1
+    # A shared table over the one-player address: a spectator, who may join and play.
+    two = shared(client, seats=["open", "random"])
+    with client.websocket_connect(f"/ws/tables/{two}") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "state"
+        assert first["state"]["seat"] is None
+        assert first["state"]["seats"] == [None, None]
+        socket.send_text(json.dumps({"command": "join", "seat": 0, "name": "Ann"}))
+        joined = socket.receive_json()
+        assert joined["type"] == "joined"
+        assert joined["seat"] == 0
+        # Shared tables take moves only: no take-backs, whichever way they are asked.
+        socket.send_text(json.dumps({"command": "undo"}))
+        while (message := socket.receive_json())["type"] != "error":
+            pass
+        assert message["status"] == 422
+        assert "takes no undo" in message["error"]
+
+
+def test_a_private_table_refuses_spectators_on_both_addresses(client: TestClient) -> None:
+    one = solo(client)
+    client.post("/api/player", json={"name": "Bob"})
+    for url in (f"/ws/tables/{one}", f"/ws/shared/{one}"):
+        with client.websocket_connect(url) as socket:
+            error = socket.receive_json()
+            assert (error["status"], error["error"]) == (403, "Bob has no seat at this table")
+    assert client.get(f"/api/shared/{one}").status_code == 403
+    assert client.get(f"/api/shared/{one}/record").status_code == 403
+
+
+class HangingSocket:
+    """A websocket whose sends never end: what a broadcast is waiting on is reachable only
+    through the task that sends."""
+
+    from starlette.websockets import WebSocketState
+
+    application_state = WebSocketState.CONNECTED
+
+    def __init__(self) -> None:
+        self.sending = asyncio.Event()
+
+    async def send_json(self, message: Any) -> None:
+        self.sending.set()
+        await asyncio.get_running_loop().create_future()
+
+
+def test_the_task_telling_everybody_of_a_stand_in_is_kept_until_it_ends(db_path: Path) -> None:
+    """The broadcast started when an absent person's time is up is a task of its own: the
+    event loop holds tasks only weakly, so the service must keep it, or a collection of
+    garbage mid-run ends it silently."""
+
+    async def scenario() -> None:
+        with Store(db_path) as store:
+            service = TableService(store)
+            table = await service.create(
+                shared_request(
+                    {"game": "leopard", "seats": ["open", "open"], "deal": 3, "absence": 0.05}
+                )
+            )
+            table.seats[0] = Seat(0, player="Ann", token_hash="x", absent_since=time.time())
+            table.seats[1] = Seat(1, player="Bob", token_hash="y")
+            socket = HangingSocket()
+            conn = Connection(socket, 1, Dialect.SHARED)  # type: ignore[arg-type]
+            table.connections[socket] = conn  # type: ignore[index]
+            service.kick(table)  # Ann's absence ends in 0.05 s: the wake tells everybody
+            assert table.timer is not None
+            with anyio.fail_after(5):
+                await socket.sending.wait()
+            gc.collect()
+            broadcasts = [
+                task
+                for task in asyncio.all_tasks()
+                if task.get_coro().__qualname__ == "TableService.broadcast"  # type: ignore[union-attr]
+            ]
+            assert len(broadcasts) == 1, "the broadcast was collected while it ran"
+            assert broadcasts[0] in service.tasks
+            service.close()
+            with anyio.fail_after(5):
+                while service.tasks:  # each task leaves the set when it ends
+                    await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+
+
+def test_every_address_of_today_still_answers(client: TestClient) -> None:
+    one, two = solo(client), shared(client)
+    for page in ("/", f"/play/{one}", "/stats", "/replay", "/tables", f"/table/{two}"):
+        response = client.get(page, follow_redirects=False)
+        assert response.status_code == 200, page
+        assert response.headers["content-type"].startswith("text/html")
+    # Either table link works for either table: the other kind's link redirects.
+    moved = client.get(f"/table/{one}", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (307, f"/play/{one}")
+    moved = client.get(f"/play/{two}", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (307, f"/table/{two}")
+    assert client.get("/play/nosuch", follow_redirects=False).status_code == 200
+    for url in (
+        "/api/games",
+        "/api/shared/games",
+        "/api/player",
+        "/api/tables",
+        "/api/tables?ongoing=1",
+        "/api/stats",
+        "/api/rules/klondike",
+        f"/api/tables/{one}",
+        f"/api/tables/{one}/record",
+        f"/api/tables/{one}/record?format=json",
+        f"/api/shared/{two}",
+    ):
+        assert client.get(url).status_code == 200, url
+    assert client.get(f"/api/tables/{one}/hint").status_code == 501  # no hinter here
+    assert client.get(f"/api/shared/{two}/record").status_code == 409  # not before the end
+    assert client.post(f"/api/tables/{one}", json={"command": "resign"}).status_code == 200
+    assert client.post(f"/api/tables/{one}/autofinish", json={}).status_code == 422
+    assert client.post(f"/api/tables/{one}/new", json={}).status_code == 201
+    assert client.post("/api/replay", content=b"").status_code == 400
+    for url in (f"/ws/tables/{one}", f"/ws/shared/{two}"):
+        with client.websocket_connect(url) as socket:
+            assert socket.receive_json()["type"] == "state"
+    assert client.post("/api/player", json={"name": "Ann"}).status_code == 200
+
+
+def test_a_table_is_rebuilt_off_the_event_loop_once(db_path: Path) -> None:
+    with TestClient(create_app(db_path)) as first:
+        slow, other = solo(first, 7), solo(first, 8)
+        first.post(f"/api/tables/{slow}", json={"command": "move", "move": "t7-f1"})
+        cookies = first.cookies
+    # A new server: neither table is in memory; rebuilding reads and replays the event log.
+    with TestClient(create_app(db_path)) as client:
+        client.cookies = cookies
+        store = client.app.state.store  # type: ignore[attr-defined]
+        real = store.events
+        reading, release = threading.Event(), threading.Event()
+        reads: list[str] = []
+
+        def events(table_id: str) -> Any:
+            reads.append(table_id)
+            if table_id == slow:
+                reading.set()
+                release.wait(timeout=10)
+            return real(table_id)
+
+        store.events = events
+        answers: list[Any] = []
+        workers = [
+            threading.Thread(target=lambda: answers.append(client.get(f"/api/tables/{slow}")))
+            for _ in range(3)
+        ]
+        for worker in workers:
+            worker.start()
+        try:
+            assert reading.wait(timeout=5)
+            started = time.monotonic()
+            assert client.get(f"/api/tables/{other}").json()["moves"] == 0
+            assert time.monotonic() - started < 5
+            assert not release.is_set()
+        finally:
+            release.set()
+            for worker in workers:
+                worker.join(timeout=10)
+        assert [answer.json()["moves"] for answer in answers] == [1, 1, 1]
+        assert reads.count(slow) == 1  # one rebuild for the three requests
