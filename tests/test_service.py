@@ -19,7 +19,14 @@ import pytest
 
 from patience.server import create_app
 from patience.server.service import TableService
-from patience.server.table import Connection, Dialect, Seat, shared_request
+from patience.server.table import (
+    NOT_READING,
+    OUTBOX_LIMIT,
+    Connection,
+    Dialect,
+    Seat,
+    shared_request,
+)
 from patience.store import Store
 
 with warnings.catch_warnings():
@@ -193,8 +200,7 @@ def test_a_private_table_refuses_spectators_on_both_addresses(client: TestClient
 
 
 class HangingSocket:
-    """A websocket whose sends never end: what a broadcast is waiting on is reachable only
-    through the task that sends."""
+    """A websocket whose client never reads: its sends never end."""
 
     from starlette.websockets import WebSocketState
 
@@ -202,20 +208,39 @@ class HangingSocket:
 
     def __init__(self) -> None:
         self.sending = asyncio.Event()
+        self.closed: tuple[int, str] | None = None
 
     async def send_json(self, message: Any) -> None:
         self.sending.set()
         await asyncio.get_running_loop().create_future()
 
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        # A close frame goes out even when the client reads nothing (the transport aborts).
+        self.closed = (code, reason or "")
 
-def test_the_task_telling_everybody_of_a_stand_in_is_kept_until_it_ends(db_path: Path) -> None:
-    """The broadcast started when an absent person's time is up is a task of its own: the
-    event loop holds tasks only weakly, so the service must keep it, or a collection of
-    garbage mid-run ends it silently."""
+
+class ReadingSocket(HangingSocket):
+    """A websocket whose client reads everything it is sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.received: list[dict[str, Any]] = []
+        self.arrived = asyncio.Event()
+
+    async def send_json(self, message: Any) -> None:
+        self.received.append(message)
+        self.arrived.set()
+
+
+def test_each_connection_has_a_writer_task_kept_until_it_ends(db_path: Path) -> None:
+    """A connection's messages go out through a task of its own: the event loop holds tasks
+    only weakly, so the service must keep it, or a collection of garbage mid-run ends it
+    silently. The state told when an absent person's time is up waits in the outbox of a
+    connection whose client has not read the last one, in place of any older state."""
 
     async def scenario() -> None:
         with Store(db_path) as store:
-            service = TableService(store)
+            service = TableService(store, send_timeout=3600)
             table = await service.create(
                 shared_request(
                     {"game": "leopard", "seats": ["open", "open"], "deal": 3, "absence": 0.05}
@@ -225,23 +250,94 @@ def test_the_task_telling_everybody_of_a_stand_in_is_kept_until_it_ends(db_path:
             table.seats[1] = Seat(1, player="Bob", token_hash="y")
             socket = HangingSocket()
             conn = Connection(socket, 1, Dialect.SHARED)  # type: ignore[arg-type]
-            table.connections[socket] = conn  # type: ignore[index]
-            service.kick(table)  # Ann's absence ends in 0.05 s: the wake tells everybody
-            assert table.timer is not None
+            service.connect(table, conn)  # Ann's absence ends in 0.05 s: the wake tells Bob
             with anyio.fail_after(5):
                 await socket.sending.wait()
+                while not conn.outbox:
+                    await asyncio.sleep(0.01)
+            [waiting] = conn.outbox
+            assert waiting["seats"][0]["stand_in"] is True
             gc.collect()
-            broadcasts = [
+            writers = [
                 task
                 for task in asyncio.all_tasks()
-                if task.get_coro().__qualname__ == "TableService.broadcast"  # type: ignore[union-attr]
+                if task.get_coro().__qualname__ == "TableService._write"  # type: ignore[union-attr]
             ]
-            assert len(broadcasts) == 1, "the broadcast was collected while it ran"
-            assert broadcasts[0] in service.tasks
+            assert len(writers) == 1, "the writer was collected while it ran"
+            assert writers[0] in service.tasks
             service.close()
             with anyio.fail_after(5):
                 while service.tasks:  # each task leaves the set when it ends
                     await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_does_not_read_is_dropped_and_the_bots_play_on(db_path: Path) -> None:
+    """Broadcasts never await a client: a spectator whose sends never end is dropped (closed
+    with a reason) while another spectator sees the bots go on playing."""
+
+    async def scenario() -> None:
+        with Store(db_path) as store:
+            service = TableService(store, send_timeout=0.2)
+            table = await service.create(
+                shared_request({"game": "leopard", "seats": ["greedy", "greedy"], "deal": 3})
+            )
+            stuck, reader = HangingSocket(), ReadingSocket()
+            stuck_conn = Connection(stuck, None, Dialect.SHARED)  # type: ignore[arg-type]
+            service.connect(table, stuck_conn)
+            reading = Connection(reader, None, Dialect.SHARED)  # type: ignore[arg-type]
+            service.connect(table, reading)
+            with anyio.fail_after(30):
+                while not reader.received or reader.received[-1]["events"] < 10:
+                    reader.arrived.clear()
+                    await reader.arrived.wait()
+                while stuck.closed is None:
+                    await asyncio.sleep(0.01)
+            assert stuck.sending.is_set()
+            assert stuck.closed[0] == NOT_READING
+            assert "not reading" in stuck.closed[1]
+            assert stuck_conn.dropped is not None
+            assert list(table.connections.values()) == [reading]
+            # The reader was sent state after state as the bots moved.
+            seen = [message["events"] for message in reader.received]
+            assert seen == sorted(seen)
+            assert seen[-1] >= 10
+            service.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_lets_its_outbox_fill_is_dropped_at_once(db_path: Path) -> None:
+    """However long the send timeout, a client that lets more than OUTBOX_LIMIT messages pile
+    up is dropped when the next one is posted; states replace each other and never fill it."""
+
+    async def scenario() -> None:
+        with Store(db_path) as store:
+            service = TableService(store, send_timeout=3600)
+            table = await service.create(
+                shared_request({"game": "leopard", "seats": ["open", "open"], "deal": 3})
+            )
+            stuck = HangingSocket()
+            conn = Connection(stuck, None, Dialect.SHARED)  # type: ignore[arg-type]
+            service.connect(table, conn)
+            with anyio.fail_after(5):
+                await stuck.sending.wait()
+            for _ in range(3 * OUTBOX_LIMIT):
+                service.broadcast(table)
+            assert [m["type"] for m in conn.outbox] == ["state"]
+            for _ in range(OUTBOX_LIMIT - 1):
+                service.post(table, conn, {"type": "error", "error": "x", "status": 400})
+            assert conn.dropped is None
+            service.post(table, conn, {"type": "error", "error": "x", "status": 400})
+            assert conn.dropped is not None
+            assert "not reading" in conn.dropped
+            assert not table.connections
+            with anyio.fail_after(5):
+                while stuck.closed is None:
+                    await asyncio.sleep(0.01)
+            assert stuck.closed[0] == NOT_READING
+            service.close()
 
     asyncio.run(scenario())
 

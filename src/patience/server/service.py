@@ -56,6 +56,9 @@ from .table import (
     DEFAULT_ABSENCE,
     DEFAULT_STAND_IN,
     MAX_ABSENCE,
+    NOT_READING,
+    OUTBOX_LIMIT,
+    SEND_TIMEOUT,
     SOLO,
     Connection,
     Dialect,
@@ -150,8 +153,11 @@ class TableService:
         deal_picker: DealPicker | None = None,
         hinter: Hinter | None = None,
         hints_at_once: int = HINTS_AT_ONCE,
+        send_timeout: float = SEND_TIMEOUT,
     ) -> None:
         self.store = store
+        #: Seconds one message to a websocket may take before its client is dropped.
+        self.send_timeout = send_timeout
         self.deal_picker = deal_picker
         self.hinter = hinter
         self.hint_gate = HintGate(hints_at_once)
@@ -384,10 +390,16 @@ class TableService:
         state = self.state(table, conn.seat, conn.dialect)
         return {"type": "state", "state": state} if conn.dialect is Dialect.TABLES else state
 
-    async def broadcast(self, table: Table) -> None:
-        """Send every connection of the table its own seat's state."""
+    def broadcast(self, table: Table) -> None:
+        """Queue for every connection of the table its own seat's state; nobody is awaited (a
+        connection whose client does not read is dropped)."""
         for conn in list(table.connections.values()):
-            await conn.send(self.message(table, conn))
+            self.post(table, conn, self.message(table, conn))
+
+    def post(self, table: Table, conn: Connection, message: dict[str, Any]) -> None:
+        """Queue ``message`` for ``conn``; a client that lets its outbox fill is dropped."""
+        if not conn.post(message):
+            self.drop(table, conn, f"not reading: {OUTBOX_LIMIT} messages are waiting")
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -421,7 +433,7 @@ class TableService:
                     await self._apply(table, seat, kind, move)
         finally:
             if table.events != before:
-                await self.broadcast(table)
+                self.broadcast(table)
                 self.kick(table)
         # A command that changed nothing stored (the store refused, memory was rebuilt) was
         # refused above; here every connection has been told.
@@ -533,8 +545,8 @@ class TableService:
                 raise CommandError(409, f"seat {index} is taken")
             seat.player, seat.token_hash = name, hashed
             self._seat(table, conn, seat)
-        await conn.send({"type": "joined", "seat": index, "token": token, "name": name})
-        await self.broadcast(table)
+        self.post(table, conn, {"type": "joined", "seat": index, "token": token, "name": name})
+        self.broadcast(table)
         self.kick(table)
 
     async def resume(self, table: Table, conn: Connection, data: Mapping[str, Any]) -> None:
@@ -548,8 +560,8 @@ class TableService:
         if conn.seat is not None and conn.seat != seat.index:
             raise CommandError(409, "this connection holds another seat")
         self._seat(table, conn, seat)
-        await conn.send({"type": "joined", "seat": seat.index, "name": seat.player})
-        await self.broadcast(table)
+        self.post(table, conn, {"type": "joined", "seat": seat.index, "name": seat.player})
+        self.broadcast(table)
         self.kick(table)
 
     def _seat(self, table: Table, conn: Connection, seat: Seat) -> None:
@@ -576,30 +588,39 @@ class TableService:
         try:
             table, seat = await self.enter(table_id, player)
         except CommandError as error:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-                await socket.send_json({"type": "error", **error_json(error)})
-                await socket.close(code=4000 + error.status)
+            # Not even a refusal may wait on a client that does not read.
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError, TimeoutError):
+                async with asyncio.timeout(self.send_timeout):
+                    await socket.send_json({"type": "error", **error_json(error)})
+                    await socket.close(code=4000 + error.status)
             return
         conn = Connection(socket, seat, dialect)
-        await self.connect(table, conn)
+        self.connect(table, conn)
+        dropped = asyncio.ensure_future(conn.closed.wait())
         try:
             while True:
-                message = await socket.receive()
+                receiving = asyncio.ensure_future(socket.receive())
+                await asyncio.wait({receiving, dropped}, return_when=asyncio.FIRST_COMPLETED)
+                if not receiving.done():  # the server dropped the connection
+                    receiving.cancel()
+                    break
+                message = receiving.result()
                 if message["type"] == "websocket.disconnect":
                     break
                 try:
                     await self.handle(table, conn, message.get("text"))
                 except CommandError as error:
                     state = self.state(table, conn.seat, dialect) if error.status == 409 else None
-                    await conn.send({"type": "error", **error_json(error, state)})
+                    self.post(table, conn, {"type": "error", **error_json(error, state)})
                 except Exception:  # never let one message take the connection down
                     log.exception("message failed at table %s", table.id)
                     failed = CommandError(500, "the server failed")
-                    await conn.send({"type": "error", **error_json(failed)})
+                    self.post(table, conn, {"type": "error", **error_json(failed)})
         except WebSocketDisconnect:
             pass
         finally:
-            await self.disconnect(table, conn)
+            dropped.cancel()
+            self.disconnect(table, conn)
 
     async def handle(self, table: Table, conn: Connection, text: str | None) -> None:
         """Act on one websocket message (None: a binary one)."""
@@ -617,22 +638,61 @@ class TableService:
             known = ", ".join((*SEAT_MESSAGES, *COMMANDS))
             raise CommandError(400, f"unknown message type {kind!r}: use one of {known}")
 
-    async def connect(self, table: Table, conn: Connection) -> None:
-        """A new connection: told the table's state; the bots of a table nobody watched were
-        waiting, and play on now."""
+    def connect(self, table: Table, conn: Connection) -> None:
+        """A new connection: its writer started, told the table's state; the bots of a table
+        nobody watched were waiting, and play on now."""
         table.connections[conn.socket] = conn
+        conn.writer = self.spawn(self._write(table, conn))
         if conn.seat is not None:
             table.seats[conn.seat].absent_since = None
-        await conn.send(self.message(table, conn))
+        self.post(table, conn, self.message(table, conn))
         self.kick(table)
 
-    async def disconnect(self, table: Table, conn: Connection) -> None:
-        """A connection went away; a person left without any connection is now absent."""
-        table.connections.pop(conn.socket, None)
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        """A connection went away (or was dropped); a person left without any connection is
+        now absent. Its writer ends."""
+        if table.connections.get(conn.socket) is not conn:
+            return  # told already
+        del table.connections[conn.socket]
+        conn.drop("gone")
         if conn.seat is not None and not table.connected(conn.seat):
             table.seats[conn.seat].absent_since = time.time()
-            await self.broadcast(table)
+            self.broadcast(table)
             self.kick(table)
+
+    def drop(self, table: Table, conn: Connection, reason: str) -> None:
+        """Disconnect a client that does not read: the table forgets it at once, and the
+        socket is closed (code :data:`NOT_READING`, with the reason) within the send
+        timeout."""
+        if conn.dropped is not None:
+            return
+        log.warning("dropped a connection at table %s: %s", table.id, reason)
+        conn.drop(reason)
+        self.disconnect(table, conn)
+        writer = conn.writer
+        if writer is not None and writer is not asyncio.current_task():
+            writer.cancel()  # it may be stuck in a send
+        self.spawn(self._close(conn, reason))
+
+    async def _write(self, table: Table, conn: Connection) -> None:
+        """Send the connection's outbox, each message within the send timeout."""
+        while True:
+            message = await conn.next()
+            if message is None or not conn.open:
+                return
+            try:
+                async with asyncio.timeout(self.send_timeout):
+                    await conn.socket.send_json(message)
+            except TimeoutError:
+                self.drop(table, conn, f"not reading: a message waited {self.send_timeout:g} s")
+                return
+            except (RuntimeError, WebSocketDisconnect, OSError):
+                return  # the client went away: its receiving loop ends and tells the table
+
+    async def _close(self, conn: Connection, reason: str) -> None:
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError, TimeoutError):
+            async with asyncio.timeout(self.send_timeout):
+                await conn.socket.close(code=NOT_READING, reason=reason)
 
     # -- bots --------------------------------------------------------------------------------
 
@@ -672,7 +732,7 @@ class TableService:
         table.timer = None
         self.kick(table)
         # Everybody sees that a bot now plays the absent seat.
-        self.spawn(self.broadcast(table))
+        self.broadcast(table)
 
     async def _bot_move(self, table: Table) -> None:
         failed = False
@@ -689,7 +749,7 @@ class TableService:
                 if table.events != seq or table.bot_seat(time.time()) != seat or not table.attended:
                     return
                 await self._apply(table, seat, "move", move)
-            await self.broadcast(table)
+            self.broadcast(table)
         except Exception:  # a bot's failure must not take the table down
             log.exception("bot move failed at table %s", table.id)
             failed = not self._closed

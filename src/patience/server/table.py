@@ -11,16 +11,16 @@ tables: it creates them, applies their commands and tells their connections.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 import hashlib
 import secrets
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketState
 
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
@@ -37,6 +37,9 @@ __all__ = [
     "DEFAULT_ABSENCE",
     "DEFAULT_STAND_IN",
     "MAX_ABSENCE",
+    "NOT_READING",
+    "OUTBOX_LIMIT",
+    "SEND_TIMEOUT",
     "SOLO",
     "Connection",
     "Dialect",
@@ -169,20 +172,75 @@ class Dialect(enum.Enum):
     SHARED = "shared"
 
 
+#: Messages besides its latest state a connection may have waiting to be sent: a client that
+#: lets more pile up does not read, and is disconnected (a state supersedes any state still
+#: waiting, since a state is complete, so states alone never fill it).
+OUTBOX_LIMIT = 32
+#: Seconds one message may take to be sent: a client that takes longer does not read, and is
+#: disconnected (close code :data:`NOT_READING`) while its table goes on.
+SEND_TIMEOUT = 10.0
+#: The close code of a connection dropped because its client does not read (policy violation).
+NOT_READING = 1008
+
+
 @dataclass(eq=False)
 class Connection:
-    """A websocket at a table: the seat it holds (None: a spectator) and its dialect."""
+    """A websocket at a table: the seat it holds (None: a spectator), its dialect, and its
+    outbox.
+
+    Nobody awaits a client: messages are :meth:`post`-ed to the connection's own bounded
+    outbox, and its own writer task (:meth:`TableService.connect
+    <patience.server.service.TableService.connect>` starts it) sends them one by one, each
+    within a time limit. A client that does not read is dropped and its table goes on.
+    """
 
     socket: WebSocket
     seat: int | None
     dialect: Dialect
+    outbox: deque[dict[str, Any]] = field(default_factory=deque, repr=False)
+    #: Set when the outbox has something, or the connection was dropped.
+    ready: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    #: Why the server dropped the connection (None while it is open).
+    dropped: str | None = None
+    #: Set once the server drops the connection: its receiving loop ends.
+    closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    #: The task that sends the outbox (None until the service starts it).
+    writer: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send a message; a connection that went away is dropped when its loop ends."""
-        if self.socket.application_state != WebSocketState.CONNECTED:
-            return
-        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-            await self.socket.send_json(message)
+    def post(self, message: dict[str, Any]) -> bool:
+        """Queue ``message``; a state replaces any state still queued. False (nothing queued)
+        when :data:`OUTBOX_LIMIT` messages wait already: the client does not read."""
+        if self.dropped is not None:
+            return True
+        if message.get("type") == "state" and any(m.get("type") == "state" for m in self.outbox):
+            self.outbox = deque(m for m in self.outbox if m.get("type") != "state")
+        if len(self.outbox) >= OUTBOX_LIMIT:
+            return False
+        self.outbox.append(message)
+        self.ready.set()
+        return True
+
+    async def next(self) -> dict[str, Any] | None:
+        """The next message to send, once there is one; None once the connection is dropped."""
+        while not self.outbox and self.dropped is None:
+            self.ready.clear()
+            await self.ready.wait()
+        return None if self.dropped is not None else self.outbox.popleft()
+
+    def drop(self, reason: str) -> bool:
+        """Mark the connection dropped (its loop and writer end); False if it was already."""
+        if self.dropped is not None:
+            return False
+        self.dropped = reason
+        self.outbox.clear()
+        self.ready.set()
+        self.closed.set()
+        return True
+
+    @property
+    def open(self) -> bool:
+        """True while the socket is connected and the server has not dropped it."""
+        return self.dropped is None and self.socket.application_state == WebSocketState.CONNECTED
 
 
 @dataclass
