@@ -18,7 +18,9 @@ import anyio
 import pytest
 
 from patience.server import create_app
-from patience.server.service import TableService
+from patience.server.errors import CommandError
+from patience.server.pools import PoolLimits, WorkPool
+from patience.server.service import POOLS, TableService
 from patience.server.table import (
     NOT_READING,
     OUTBOX_LIMIT,
@@ -420,3 +422,88 @@ def test_a_table_is_rebuilt_off_the_event_loop_once(db_path: Path) -> None:
                 worker.join(timeout=10)
         assert [answer.json()["moves"] for answer in answers] == [1, 1, 1]
         assert reads.count(slow) == 1  # one rebuild for the three requests
+
+
+def test_blocked_winnable_searches_leave_moves_at_other_tables_answered(db_path: Path) -> None:
+    """Twelve searches for a winnable deal (a deal picker that blocks until told) hold only
+    the search pool: beyond its quotas they are refused at once (429 for one address beyond
+    its quota, 503 beyond the pool's bound), and a move at another table is stored and
+    answered meanwhile."""
+    searching, release = threading.Semaphore(0), threading.Event()
+
+    def blocking_picker(rules: Any, winnable: bool) -> int:
+        if not winnable:
+            return 5
+        searching.release()
+        release.wait(timeout=30)
+        return 9
+
+    search = POOLS["search"]
+    assert search.per_client is not None
+    assert search.held is not None
+    app = create_app(db_path, deal_picker=blocking_picker)
+    # Twelve clients at twelve addresses: each address has its own quota.
+    clients = [TestClient(app, client=(f"10.0.0.{n}", 1000)) for n in range(12)]
+    with clients[0] as first:
+        table = solo(first)
+        answers: list[Any] = []
+
+        def winnable(client: TestClient) -> None:
+            body = {"game": "klondike", "winnable": True}
+            answers.append(client.post("/api/tables", json=body))
+
+        workers = [threading.Thread(target=winnable, args=(client,)) for client in clients]
+        workers.append(threading.Thread(target=winnable, args=(first,)))  # over its quota
+        for worker in workers:
+            worker.start()
+        try:
+            for _ in range(search.threads):
+                assert searching.acquire(timeout=10)
+            # Every request beyond what the pool holds is refused without waiting.
+            deadline = time.monotonic() + 10
+            while len(answers) < len(workers) - search.held and time.monotonic() < deadline:
+                time.sleep(0.01)
+            refused = sorted(answer.status_code for answer in answers)
+            assert len(refused) == len(workers) - search.held
+            assert set(refused) <= {429, 503}, [a.text for a in answers]
+            assert 503 in refused
+            assert any("winnable deal" in answer.json()["error"] for answer in answers)
+            # A move at another table goes through while every search thread is blocked.
+            moved = first.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
+            assert moved.status_code == 200, moved.text
+            assert moved.json()["moves"] == 1
+            assert not release.is_set()
+        finally:
+            release.set()
+            for worker in workers:
+                worker.join(timeout=30)
+    created = [answer for answer in answers if answer.status_code == 201]
+    assert len(created) == search.held
+    assert {answer.json()["deal"] for answer in created} == {9}
+
+
+def test_a_client_beyond_its_quota_of_searches_is_refused(db_path: Path) -> None:
+    async def scenario() -> None:
+        pool = WorkPool("searches", PoolLimits(threads=1, held=3, per_client=1))
+        release = threading.Event()
+        running = asyncio.ensure_future(pool.run("a", release.wait, 10))
+        with anyio.fail_after(5):
+            while pool.held == 0:
+                await asyncio.sleep(0.01)
+        with pytest.raises(CommandError) as quota:
+            await pool.run("a", release.wait, 10)
+        assert quota.value.status == 429
+        waiting = [asyncio.ensure_future(pool.run(who, release.wait, 10)) for who in "bc"]
+        await asyncio.sleep(0)
+        with pytest.raises(CommandError) as full:
+            await pool.run("d", release.wait, 10)
+        assert full.value.status == 503
+        assert "3 searches under way" in full.value.message
+        release.set()
+        with anyio.fail_after(5):
+            assert await running is True
+            assert await asyncio.gather(*waiting) == [True, True]
+        assert (pool.held, pool.held_for("a")) == (0, 0)
+        pool.close()
+
+    asyncio.run(scenario())

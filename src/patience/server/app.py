@@ -82,6 +82,12 @@ MAX_RECORD = 512 * 1024
 MAX_REPLAY_MOVES = 5000
 
 
+def client_address(connection: HTTPConnection) -> str:
+    """The client's address, as the quotas per client count it (the work pools, the creation
+    limit)."""
+    return connection.client.host if connection.client else ""
+
+
 def player_of(connection: HTTPConnection) -> str:
     """The player named by the cookie, or :data:`DEFAULT_PLAYER` (a bad cookie counts as none).
 
@@ -273,7 +279,8 @@ def create_app(
             raise CommandError(400, "a record file is UTF-8 text (the text or JSON form)") from None
         if not text.strip():
             raise CommandError(400, "the record file is empty")
-        return JSONResponse(await service.offload(replay_steps, text))
+        steps = await service.run("replay", client_address(request), replay_steps, text)
+        return JSONResponse(steps)
 
     # -- creating tables
 
@@ -289,7 +296,8 @@ def create_app(
                 data.get("deal"),
                 player_of(request),
                 winnable=data.get("winnable") is True,
-            )
+            ),
+            client=client_address(request),
         )
         return JSONResponse(service.state(table, 0, Dialect.TABLES), status_code=201)
 
@@ -306,7 +314,8 @@ def create_app(
                 data.get("deal"),
                 player_of(request),
                 winnable=data.get("winnable") is True,
-            )
+            ),
+            client=client_address(request),
         )
         return JSONResponse(service.state(fresh, 0, Dialect.TABLES), status_code=201)
 

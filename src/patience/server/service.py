@@ -51,6 +51,7 @@ from .catalogue import (
 from .errors import CommandError, error_json
 from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import read_message
+from .pools import PoolLimits, WorkPool
 from .table import (
     COMMANDS,
     DEFAULT_ABSENCE,
@@ -74,6 +75,7 @@ from .table import (
 
 __all__ = [
     "BOT_RETRY",
+    "POOLS",
     "TABLES_IN_MEMORY",
     "TableService",
     "shared_catalogue",
@@ -88,6 +90,27 @@ T = TypeVar("T")
 SEAT_MESSAGES = ("join", "resume")
 #: Seconds before a bot whose move failed is asked again.
 BOT_RETRY = 1.0
+#: The threads and quotas of each kind of blocking work (:class:`WorkPool`), so that no kind can
+#: take the threads of another: ``store`` (the store's reads and writes: every command's write
+#: waits here, so it has threads of its own and never refuses), ``rebuild`` (replaying a table's
+#: events to bring it back into memory), ``search`` (a search for a winnable deal: seconds of
+#: the solver each, so few at once and one per client), ``replay`` (checking and replaying an
+#: uploaded record) and ``bots`` (a bot's thinking: one per table at a time already).
+POOLS: dict[str, PoolLimits] = {
+    "store": PoolLimits(threads=4),
+    "rebuild": PoolLimits(threads=2),
+    "search": PoolLimits(threads=2, held=4, per_client=1),
+    "replay": PoolLimits(threads=1, held=4, per_client=2),
+    "bots": PoolLimits(threads=2),
+}
+#: What each pool's work is called in its refusals.
+POOL_WORK = {
+    "store": "store operations",
+    "rebuild": "table rebuilds",
+    "search": "searches for a winnable deal",
+    "replay": "record replays",
+    "bots": "bot moves",
+}
 #: Tables kept in memory: beyond this, the least recently used tables that are idle (nobody
 #: connected, no bot thinking, no command running) are forgotten; the store keeps them all and
 #: :meth:`TableService.get` rebuilds one when it is next used.
@@ -154,6 +177,7 @@ class TableService:
         hinter: Hinter | None = None,
         hints_at_once: int = HINTS_AT_ONCE,
         send_timeout: float = SEND_TIMEOUT,
+        pools: Mapping[str, PoolLimits] | None = None,
     ) -> None:
         self.store = store
         #: Seconds one message to a websocket may take before its client is dropped.
@@ -161,6 +185,12 @@ class TableService:
         self.deal_picker = deal_picker
         self.hinter = hinter
         self.hint_gate = HintGate(hints_at_once)
+        unknown = set(pools or {}) - set(POOLS)
+        if unknown:
+            raise ValueError(f"unknown pools {sorted(unknown)}: the pools are {', '.join(POOLS)}")
+        limits = {**POOLS, **(pools or {})}
+        #: Each kind of blocking work's own threads (:data:`POOLS`).
+        self.pools = {kind: WorkPool(POOL_WORK[kind], limits[kind]) for kind in POOLS}
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Task[Table]] = {}
         #: Every task the service started and that has not ended: kept, so that none is
@@ -171,9 +201,23 @@ class TableService:
     # -- running things ----------------------------------------------------------------------
 
     async def offload(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``work(*args, **kwargs)`` in a worker thread: the one way anything that blocks
-        (the store, replays, searches, bots) runs, so the event loop goes on answering."""
-        return await asyncio.to_thread(work, *args, **kwargs)
+        """``work(*args, **kwargs)`` on the store's threads, so the event loop goes on
+        answering; the store's reads and writes run here (other blocking work, in
+        :meth:`run`, has threads of its own)."""
+        return await self.pools["store"].run(None, work, *args, **kwargs)
+
+    async def run(
+        self,
+        kind: str,
+        client: str | None,
+        work: Callable[P, T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """``work(*args, **kwargs)`` on the threads of ``kind`` (:data:`POOLS`), for
+        ``client`` (an address; None: the server's own work, under no quota): refused before
+        any work (429, 503) beyond the pool's quotas."""
+        return await self.pools[kind].run(client, work, *args, **kwargs)
 
     def spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         """Run ``work`` as a task, kept until it ends."""
@@ -191,6 +235,8 @@ class TableService:
         for task in list(self.tasks):
             task.cancel()
         self.hint_gate.close()
+        for pool in self.pools.values():
+            pool.close()
 
     # -- memory ------------------------------------------------------------------------------
 
@@ -230,7 +276,7 @@ class TableService:
         return await asyncio.shield(loading)
 
     async def _rebuild(self, table_id: str) -> Table:
-        table = await self.offload(self._load, table_id)
+        table = await self.run("rebuild", None, self._load, table_id)
         if table is None:
             raise CommandError(404, f"there is no table {table_id!r}")
         self._remember(table)
@@ -272,7 +318,7 @@ class TableService:
         """Make ``table`` (in place: its connections stay) what the store holds; if the store
         cannot even be read, the table leaves memory, to be rebuilt when next used."""
         try:
-            fresh = await self.offload(self._load, table.id)
+            fresh = await self.run("rebuild", None, self._load, table.id)
         except Exception:
             log.exception("table %s could not be read back from the store", table.id)
             self._forget(table)
@@ -285,18 +331,22 @@ class TableService:
 
     # -- creating ----------------------------------------------------------------------------
 
-    async def create(self, new: NewTable) -> Table:
+    async def create(self, new: NewTable, *, client: str | None = None) -> Table:
         """A new table, stored, in memory, its bots kicked; its deal chosen by the deal picker
         when the request leaves it to the server (a winnable one if asked: refused (400)
-        without a picker, or when the picker finds none)."""
+        without a picker, or when the picker finds none). A search for a winnable deal runs on
+        the ``search`` pool, under its quota for ``client`` (an address)."""
         if new.winnable and self.deal_picker is None:
             raise CommandError(
                 400, "winnable deals need the solver, which this server does not have"
             )
         table_id = secrets.token_urlsafe(12)
+        deal = new.deal
         try:
-            table = await self.offload(self._create, table_id, new)
-        except StoreError:
+            if deal is None and new.winnable and self.deal_picker is not None:
+                deal = await self.run("search", client, self.deal_picker, new.rules, True)
+            table = await self.offload(self._create, table_id, new, deal)
+        except (StoreError, CommandError):  # a CommandError: the search pool's refusal
             raise
         except ValueError as error:  # the deal picker's refusal
             raise CommandError(400, str(error)) from None
@@ -304,12 +354,11 @@ class TableService:
         self.kick(table)
         return table
 
-    def _create(self, table_id: str, new: NewTable) -> Table:
-        # In a worker thread: the deal picker may search for a winnable deal, and the store
-        # writes.
-        deal = new.deal
+    def _create(self, table_id: str, new: NewTable, deal: int | None) -> Table:
+        # On the store's threads: the store writes, and the deal picker may choose a deal at
+        # random (a winnable one was searched for on the search pool already).
         if deal is None and new.picked and self.deal_picker is not None:
-            deal = self.deal_picker(new.rules, new.winnable)
+            deal = self.deal_picker(new.rules, False)
         game = Game.create(new.rules, deal=deal)
         stored = new.settings.stored()
         if stored is None:  # seats held by players known by name, as in the statistics
@@ -742,7 +791,7 @@ class TableService:
                 return
             seq = table.events
             view = observe(table.game, table.last, seat).view
-            move = await self.offload(table.bot_for(seat).choose, view)
+            move = await self.run("bots", None, table.bot_for(seat).choose, view)
             async with table.lock:
                 # The person came back, the table moved on, or everybody left, while the bot
                 # thought.
