@@ -507,3 +507,41 @@ def test_a_client_beyond_its_quota_of_searches_is_refused(db_path: Path) -> None
         pool.close()
 
     asyncio.run(scenario())
+
+
+def test_a_table_log_has_a_size_limit_refused_before_any_work(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("patience.server.table.MAX_EVENTS", 3)
+    monkeypatch.setattr("patience.server.service.MAX_EVENTS", 3)
+    with TestClient(create_app(db_path)) as first:
+        table = solo(first)
+        for command in ({"command": "move", "move": "t7-f1"}, {"command": "undo"}):
+            assert first.post(f"/api/tables/{table}", json=command).status_code == 200
+        store = first.app.state.store  # type: ignore[attr-defined]
+        real = store.append_event
+        writes: list[str] = []
+
+        def append_event(table_id: str, *args: Any, **kwargs: Any) -> Any:
+            writes.append(table_id)
+            return real(table_id, *args, **kwargs)
+
+        store.append_event = append_event
+        assert first.post(f"/api/tables/{table}", json={"command": "redo"}).status_code == 200
+        refused = first.post(f"/api/tables/{table}", json={"command": "undo"})
+        assert refused.status_code == 413
+        assert "3 events, the most a table may have" in refused.json()["error"]
+        assert refused.json()["state"]["events"] == 3
+        assert writes == [table]  # the refused command never reached the store
+        cookies = first.cookies
+    # A table stored with more events than the limit is refused before its log is read.
+    monkeypatch.setattr("patience.server.service.MAX_EVENTS", 2)
+    with TestClient(create_app(db_path)) as client:
+        client.cookies = cookies
+        store = client.app.state.store  # type: ignore[attr-defined]
+        reads: list[str] = []
+        store.events = lambda table_id: reads.append(table_id) or []
+        refused = client.get(f"/api/tables/{table}")
+        assert refused.status_code == 413
+        assert "3 stored events" in refused.json()["error"]
+        assert reads == []

@@ -57,6 +57,7 @@ from .table import (
     DEFAULT_ABSENCE,
     DEFAULT_STAND_IN,
     MAX_ABSENCE,
+    MAX_EVENTS,
     NOT_READING,
     OUTBOX_LIMIT,
     SEND_TIMEOUT,
@@ -288,6 +289,12 @@ class TableService:
         row = self.store.table(table_id)
         if row is None:
             return None
+        if row.events > MAX_EVENTS:  # refused before any replaying (stored before the limit)
+            raise CommandError(
+                413,
+                f"table {table_id!r} has {row.events} stored events, more than the "
+                f"{MAX_EVENTS} a table may have: it cannot be opened",
+            )
         stored = self.store.shared_settings(table_id)
         game = Game.create(get_rules(row.game, row.options), deal=row.deal)
         last: tuple[int, Move] | None = None
@@ -491,6 +498,12 @@ class TableService:
         self, table: Table, seat: int, kind: str, move: Move | str | Mapping[str, Any] | None
     ) -> None:
         """Make one command for ``seat`` and store it before anybody can see it (lock held)."""
+        if table.full:
+            raise CommandError(
+                413,
+                f"this table has {table.events} events, the most a table may have: "
+                "start a new table",
+            )
         game = table.game.copy()
         text: str | None = None
         try:

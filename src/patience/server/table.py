@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_ABSENCE",
     "DEFAULT_STAND_IN",
     "MAX_ABSENCE",
+    "MAX_EVENTS",
     "NOT_READING",
     "OUTBOX_LIMIT",
     "SEND_TIMEOUT",
@@ -59,6 +60,9 @@ __all__ = [
 
 #: Every command a table may take; ``move`` carries the move (text or JSON form).
 COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish")
+#: The most events a table's log may hold: a command beyond it is refused (413) before any work,
+#: so that rebuilding a table replays at most this many events.
+MAX_EVENTS = 10_000
 #: Seconds a person may be gone before a bot plays his seat.
 DEFAULT_ABSENCE = 120.0
 #: The longest absence a table may set (a day).
@@ -290,6 +294,11 @@ class Table:
         return any(conn.seat == index for conn in self.connections.values())
 
     @property
+    def full(self) -> bool:
+        """True once the table's log holds :data:`MAX_EVENTS` events: it takes no more."""
+        return self.events >= MAX_EVENTS
+
+    @property
     def waiting(self) -> bool:
         """True while a seat is open: play starts when every seat is taken."""
         return any(seat.kind == "open" for seat in self.seats)
@@ -327,7 +336,7 @@ class Table:
 
     def bot_seat(self, now: float) -> int | None:
         """The seat a bot must play now, if any."""
-        if self.waiting or self.game.is_over():
+        if self.waiting or self.full or self.game.is_over():
             return None
         turn = self.game.current_player()
         seat = self.seats[turn]
