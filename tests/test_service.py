@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import pytest
 
+from patience import record
 from patience.server import create_app
 from patience.server.errors import CommandError
 from patience.server.pools import PoolLimits, WorkPool
@@ -545,3 +546,27 @@ def test_a_table_log_has_a_size_limit_refused_before_any_work(
         assert refused.status_code == 413
         assert "3 stored events" in refused.json()["error"]
         assert reads == []
+
+
+def test_a_record_beyond_the_move_limit_is_refused_before_it_is_replayed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = solo(client)
+    for command in ({"command": "move", "move": "t7-f1"}, {"command": "undo"}, {"command": "redo"}):
+        assert client.post(f"/api/tables/{table}", json=command).status_code == 200
+    text = client.get(f"/api/tables/{table}/record").text
+    replays: list[Any] = []
+    real = record.Record.replay
+
+    def replay(self: record.Record) -> Any:
+        replays.append(self)
+        return real(self)
+
+    monkeypatch.setattr(record.Record, "replay", replay)
+    assert client.post("/api/replay", content=text.encode()).status_code == 200
+    assert len(replays) == 1
+    monkeypatch.setattr("patience.server.app.MAX_REPLAY_MOVES", 0)
+    refused = client.post("/api/replay", content=text.encode())
+    assert refused.status_code == 422
+    assert refused.json()["error"] == "this record has 1 moves; a replay has at most 0"
+    assert len(replays) == 1  # refused before replaying

@@ -127,21 +127,24 @@ def replay_steps(text: str) -> dict[str, Any]:
     game of several players or more than :data:`MAX_REPLAY_MOVES` moves.
     """
     try:
-        rec, game = record.load_record(text)
+        rec = record.read_record(text)
+        # Counted before any move is replayed: a long record costs nothing more than reading.
+        if len(rec.moves) > MAX_REPLAY_MOVES:
+            raise CommandError(
+                422,
+                f"this record has {len(rec.moves)} moves; a replay has at most {MAX_REPLAY_MOVES}",
+            )
+        game = rec.replay()
     except record.RecordError as error:
         raise CommandError(422, f"this record cannot be replayed: {error}") from None
+    except CommandError:
+        raise
     except ValueError as error:  # a bad option or deal met while replaying
         raise CommandError(422, f"this record cannot be replayed: {error}") from None
     if game.rules.players != 1:
         raise CommandError(
             422,
             f"{game.name} is played by {game.rules.players}: replays here are of one-player games",
-        )
-    if len(game.move_stack) > MAX_REPLAY_MOVES:
-        raise CommandError(
-            422,
-            f"this record has {len(game.move_stack)} moves; a replay has at most "
-            f"{MAX_REPLAY_MOVES}",
         )
     moves = [move.text() for move in game.move_stack]
     # Walk back from the end, taking each step's view, then put the steps in order.
