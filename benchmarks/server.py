@@ -1,7 +1,7 @@
 """How many shared tables the server holds at once, and how fast it answers a move.
 
 Run: ``.venv/bin/python benchmarks/server.py [--tables N] [--seconds S] [--game leopard]
-[--bot random]``.
+[--bot random] [--searches N]``.
 
 The server (uvicorn, in a subprocess, with a fresh store in a temporary folder) is reached over
 loopback websockets, as browsers reach it. Each simulated person creates a table (his seat open,
@@ -11,12 +11,22 @@ the time from sending it to receiving the state that shows it, which includes st
 committed, fsynced SQLite write) and the broadcast to every seat. Reported: the tables held
 (every connection open and playing at the end), the moves made by people, and the median,
 95th-percentile and worst move latency.
+
+``--searches N`` (with ``--search-game spider --search-options '{"suits": 4}'`` by default) also
+runs N clients that ask, again and again, for a new one-player table of a winnable deal, which
+the server's real deal picker (``WinnableDealPicker``, as ``patience serve`` has) searches for
+with the solver: the move latency then says whether those searches hold up the tables. Every
+client comes from the one loopback address, which here stands for N addresses: the server is
+started without the search pool's quota per address (its other bounds stay), so that the
+searches load it as N clients would. Reported besides: the searches answered, and refused (429,
+503) at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import random
 import socket
@@ -25,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -34,9 +45,19 @@ import websockets
 SERVER = """
 import sys, uvicorn
 from patience.server import MAX_FRAME, create_app
+picker = None
+if sys.argv[3] == "search":
+    from patience.study.winnable import WinnableDealPicker
+    picker = WinnableDealPicker()
+    try:  # one loopback address stands for many: no quota per address (the bounds stay)
+        from patience.server.pools import PoolLimits
+        from patience.server.service import POOLS
+        POOLS["search"] = PoolLimits(POOLS["search"].threads, POOLS["search"].held)
+    except ImportError:  # a server from before the work pools
+        pass
 # Every table comes from this one address: no bound on creations.
-uvicorn.run(create_app(sys.argv[1], creations_per_minute=None), host="127.0.0.1",
-            port=int(sys.argv[2]),
+uvicorn.run(create_app(sys.argv[1], creations_per_minute=None, deal_picker=picker),
+            host="127.0.0.1", port=int(sys.argv[2]),
             log_level="warning", ws_max_size=MAX_FRAME)
 """
 
@@ -62,6 +83,7 @@ class Stats:
         self.games = 0
         self.errors: list[str] = []
         self.holding = 0
+        self.searches: dict[int, int] = {}
 
 
 async def person(
@@ -123,10 +145,42 @@ async def person(
             stats.holding -= 1
 
 
+def search_once(base: str, args: argparse.Namespace) -> int:
+    """Ask for a table of a winnable deal: the answer's status."""
+    body = {"game": args.search_game, "options": json.loads(args.search_options), "winnable": True}
+    try:
+        post(f"http://{base}/api/tables", body)
+    except urllib.error.HTTPError as error:
+        return error.code
+    return 201
+
+
+async def searcher(
+    base: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    threads: concurrent.futures.Executor,
+) -> None:
+    """One client asking for winnable deals until the time is up (a refusal: again soon)."""
+    loop = asyncio.get_running_loop()
+    while time.monotonic() < stop:
+        status = await loop.run_in_executor(threads, search_once, base, args)
+        stats.searches[status] = stats.searches.get(status, 0) + 1
+        if status != 201:
+            await asyncio.sleep(0.05)
+
+
 async def run(base: str, args: argparse.Namespace) -> Stats:
     stats = Stats()
     stop = time.monotonic() + args.seconds
-    await asyncio.gather(*(person(base, args, i, stats, stop) for i in range(args.tables)))
+    # The searchers' blocking requests have threads of their own: they must not hold up the
+    # people's.
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.searches)) as threads:
+        await asyncio.gather(
+            *(person(base, args, i, stats, stop) for i in range(args.tables)),
+            *(searcher(base, args, stats, stop, threads) for _ in range(args.searches)),
+        )
     return stats
 
 
@@ -137,11 +191,25 @@ def main() -> None:
     parser.add_argument("--game", default="leopard", choices=["leopard", "double-solitaire"])
     parser.add_argument("--players", type=int, default=2, help="Leopard's players (2-4)")
     parser.add_argument("--bot", default="random", help="the bots in the other seats")
+    parser.add_argument(
+        "--searches", type=int, default=0, help="clients asking for winnable deals meanwhile"
+    )
+    parser.add_argument("--search-game", default="spider", help="the game of those deals")
+    parser.add_argument("--search-options", default='{"suits": 4}', help="its options (JSON)")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.sqlite3"
-        server = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port)])
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SERVER,
+                str(db),
+                str(port),
+                "search" if args.searches else "plain",
+            ]
+        )
         try:
             deadline = time.monotonic() + 20
             while True:
@@ -162,6 +230,7 @@ def main() -> None:
     if not latencies:
         raise SystemExit(f"no move was answered; errors: {stats.errors[:3]}")
     p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
     print(
         f"{args.game} ({args.players if args.game == 'leopard' else 2} players, "
         f"{args.bot} bots), {elapsed:.1f} s"
@@ -172,8 +241,14 @@ def main() -> None:
     )
     print(
         f"move latency: median {statistics.median(latencies) * 1000:.1f} ms, "
-        f"p95 {p95 * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms"
+        f"p95 {p95 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, worst {latencies[-1] * 1000:.1f} ms"
     )
+    if args.searches:
+        answers = ", ".join(f"{count} {status}" for status, count in sorted(stats.searches.items()))
+        print(
+            f"winnable searches ({args.searches} clients, {args.search_game} "
+            f"{args.search_options}): {answers}"
+        )
     if stats.errors:
         print(f"errors: {len(stats.errors)} (first: {stats.errors[0]})")
 
