@@ -91,6 +91,8 @@ T = TypeVar("T")
 SEAT_MESSAGES = ("join", "resume")
 #: Seconds before a bot whose move failed is asked again.
 BOT_RETRY = 1.0
+#: Seconds a dropped connection's close may take before the service stops waiting for it.
+CLOSE_BACKSTOP = 120.0
 #: The threads and quotas of each kind of blocking work (:class:`WorkPool`), so that no kind can
 #: take the threads of another: ``store`` (the store's reads and writes: every command's write
 #: waits here, so it has threads of its own and never refuses), ``rebuild`` (replaying a table's
@@ -752,8 +754,11 @@ class TableService:
                 return  # the client went away: its receiving loop ends and tells the table
 
     async def _close(self, conn: Connection, reason: str) -> None:
+        # The server's own close is bounded (uvicorn's websockets wait 10 s for the close frame
+        # to go, then abort the connection): cutting it short would leave the connection open
+        # with its unread bytes, so this bound is only a backstop, well beyond it.
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError, TimeoutError):
-            async with asyncio.timeout(self.send_timeout):
+            async with asyncio.timeout(CLOSE_BACKSTOP):
                 await conn.socket.close(code=NOT_READING, reason=reason)
 
     # -- bots --------------------------------------------------------------------------------
