@@ -632,7 +632,6 @@ class _Successor:
     key: Hashable | None
 
 
-@dataclass(eq=False)
 #: Finds the rules of a game by name (or alias) and options: what :meth:`Game.from_position`
 #: needs to read a position naming its game.
 RulesFinder: TypeAlias = Callable[[str, Mapping[str, object]], "Rules[Any]"]
@@ -654,6 +653,7 @@ def _find_rules(name: str, options: Mapping[str, object]) -> Rules[Any]:
     return _rules_finder(name, options)
 
 
+@dataclass(eq=False)
 class Game:
     """A game in progress: rules, the current state, and the moves that led there.
 
