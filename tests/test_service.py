@@ -570,3 +570,41 @@ def test_a_record_beyond_the_move_limit_is_refused_before_it_is_replayed(
     assert refused.status_code == 422
     assert refused.json()["error"] == "this record has 1 moves; a replay has at most 0"
     assert len(replays) == 1  # refused before replaying
+
+
+class SilentClient(HangingSocket):
+    """A client that connects, then neither reads nor sends anything."""
+
+    async def accept(self) -> None:
+        return None
+
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.get_running_loop().create_future()
+        raise AssertionError("unreachable")
+
+
+def test_the_loop_of_a_client_that_neither_reads_nor_sends_ends(db_path: Path) -> None:
+    """The websocket loop waits for the client's next message and for the connection to be
+    dropped, whichever comes first: a client that sends nothing cannot keep its loop (and its
+    place at the table) once it is dropped; nor can it hold a refusal meant for it."""
+
+    async def scenario() -> None:
+        with Store(db_path) as store:
+            service = TableService(store, send_timeout=0.05)
+            table = await service.create(
+                shared_request({"game": "leopard", "seats": ["open", "open"], "deal": 3})
+            )
+            silent = SilentClient()
+            with anyio.fail_after(5):
+                await service.serve(silent, table.id, Dialect.SHARED, "guest")  # type: ignore[arg-type]
+            assert silent.sending.is_set()
+            assert silent.closed is not None
+            assert silent.closed[0] == NOT_READING
+            assert not table.connections
+            refused = SilentClient()
+            with anyio.fail_after(5):
+                await service.serve(refused, "nosuch", Dialect.SHARED, "guest")  # type: ignore[arg-type]
+            assert refused.sending.is_set()
+            service.close()
+
+    asyncio.run(scenario())
