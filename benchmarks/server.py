@@ -20,6 +20,11 @@ client comes from the one loopback address, which here stands for N addresses: t
 started without the search pool's quota per address (its other bounds stay), so that the
 searches load it as N clients would. Reported besides: the searches answered, and refused (429,
 503) at once.
+
+``--rebuild N`` measures something else, in this process: the time to rebuild (read and replay)
+a one-player table whose log holds N events (a move and its undo, again and again), as the
+server does for a table not in memory; a table of more than ``MAX_EVENTS`` events is refused
+before its log is read, and the time of that refusal is reported instead.
 """
 
 from __future__ import annotations
@@ -184,6 +189,38 @@ async def run(base: str, args: argparse.Namespace) -> Stats:
     return stats
 
 
+def rebuild(events: int) -> None:
+    """Build a store with one table of ``events`` events, then time its rebuild."""
+    from patience.engine import Game
+    from patience.games import get_rules
+    from patience.server.errors import CommandError
+    from patience.server.service import MAX_EVENTS, TableService
+    from patience.store import Store
+
+    with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "rebuild.sqlite3") as store:
+        game = Game.create(get_rules("klondike", {}), deal=7)
+        store.create_table("big", game.name, game.options, game.deal, ["bench"])
+        # Building is not measured: no fsync per event here.
+        store._db.execute("PRAGMA synchronous = OFF")
+        for seq in range(events):
+            kind, move = ("move", "t7-f1") if seq % 2 == 0 else ("undo", None)
+            store.append_event(
+                "big", seq, 0, kind, move, result="ongoing", reason="", moves=1 - seq % 2
+            )
+        service = TableService(store)
+        started = time.perf_counter()
+        try:
+            table = service._load("big")
+        except CommandError as error:
+            took = time.perf_counter() - started
+            print(f"{events} events: refused in {took * 1000:.1f} ms ({error.status}: {error})")
+            return
+        took = time.perf_counter() - started
+        assert table is not None
+        assert table.events == events
+        print(f"{events} events (MAX_EVENTS {MAX_EVENTS}): rebuilt in {took * 1000:.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50, help="simultaneous tables (people)")
@@ -196,7 +233,13 @@ def main() -> None:
     )
     parser.add_argument("--search-game", default="spider", help="the game of those deals")
     parser.add_argument("--search-options", default='{"suits": 4}', help="its options (JSON)")
+    parser.add_argument(
+        "--rebuild", type=int, default=0, help="time the rebuild of a table of N events instead"
+    )
     args = parser.parse_args()
+    if args.rebuild:
+        rebuild(args.rebuild)
+        return
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.sqlite3"
