@@ -12,10 +12,13 @@ written to the store, and only then does the table take the copy and anybody hea
 never runs ahead of the store, and a state sent meanwhile shows the table as stored. If the store
 refuses (another process wrote first, or the disk failed), the table is rebuilt from the store.
 
-Everything that blocks runs off the event loop through :meth:`TableService.offload`, for every
-table alike: the store's writes (each commits with fsync) and reads, rebuilding a table by
-replaying its events, choosing a deal (the solver may search for a winnable one) and the bots'
-thinking; hints run on :class:`HintGate`'s own bounded pool. Tasks the service starts are kept
+Everything that blocks runs off the event loop, each kind on bounded threads of its own
+(:data:`POOLS`, ``server/pools.py``), for every table alike: the store's writes (each commits
+with fsync) and reads (:meth:`TableService.offload`), rebuilding a table by replaying its
+events, searching for a winnable deal, replaying a record and the bots' thinking
+(:meth:`TableService.run`); hints run on :class:`HintGate`'s own bounded pool. No client is
+ever awaited: each connection has its own outbox and writer task, and a client that does not
+read is dropped (``server/table.py``'s :class:`Connection`). Tasks the service starts are kept
 (:meth:`TableService.spawn`) until they end, so that none is collected mid-run.
 """
 
