@@ -686,7 +686,7 @@ def test_a_failing_hinter_is_a_clear_error_and_the_table_goes_on(db_path: Path) 
         assert send(client, table, "move", move="t7-f1").status_code == 200
 
 
-def test_hints_are_bounded_per_table_and_in_all(db_path: Path) -> None:
+def test_hints_are_bounded_per_table_per_address_and_in_all(db_path: Path) -> None:
     import threading
 
     started, release = threading.Semaphore(0), threading.Event()
@@ -699,20 +699,30 @@ def test_hints_are_bounded_per_table_and_in_all(db_path: Path) -> None:
     app = create_app(db_path, hinter=slow_hinter, hints_at_once=2)
     with TestClient(app) as client:
         tables = [new_table(client)["table"] for _ in range(3)]
+        # The same player from three addresses (the quota per address counts each apart).
+        others = [TestClient(app, client=(f"10.0.0.{n}", 1000)) for n in range(3)]
+        for other in others:
+            other.cookies = client.cookies
         answers: list[Any] = []
 
-        def ask(table: str) -> None:
-            answers.append(client.get(f"/api/tables/{table}/hint"))
+        def ask(by: TestClient, table: str) -> None:
+            answers.append(by.get(f"/api/tables/{table}/hint"))
 
-        workers = [threading.Thread(target=ask, args=(table,)) for table in tables[:2]]
+        workers = [
+            threading.Thread(target=ask, args=(others[n], table))
+            for n, table in enumerate(tables[:2])
+        ]
         for worker in workers:
             worker.start()
         for _ in workers:
             assert started.acquire(timeout=10)
-        again = client.get(f"/api/tables/{tables[0]}/hint")
+        again = others[2].get(f"/api/tables/{tables[0]}/hint")
         assert again.status_code == 429
         assert "being worked out already" in again.json()["error"]
-        busy = client.get(f"/api/tables/{tables[2]}/hint")
+        mine = others[0].get(f"/api/tables/{tables[2]}/hint")
+        assert mine.status_code == 429
+        assert "at another table" in mine.json()["error"]
+        busy = others[2].get(f"/api/tables/{tables[2]}/hint")
         assert busy.status_code == 503
         assert "2 hints already" in busy.json()["error"]
         assert send(client, tables[0], "move", move="t7-f1").status_code == 200  # play goes on

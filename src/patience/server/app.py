@@ -372,7 +372,7 @@ def create_app(
 
     async def hint(request: Request) -> Response:
         table, _ = await seated(request)
-        return JSONResponse(await service.hint(table))
+        return JSONResponse(await service.hint(table, client_address(request)))
 
     # -- websockets: one loop, two dialects
 

@@ -4,6 +4,8 @@ from the games being played."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -11,12 +13,15 @@ from typing import Any
 from ..engine import Game
 from .errors import CommandError
 
-__all__ = ["HINTS_AT_ONCE", "HintGate", "Hinter"]
+__all__ = ["HINTS_AT_ONCE", "HINTS_PER_CLIENT", "HintGate", "Hinter"]
 
 #: Hints worked out at once, over every table. The solver spends about 2 s of one core on a
 #: hint; beyond this a hint request is refused (503) rather than queued, so that a burst of
 #: requests cannot take every core from the games being played.
 HINTS_AT_ONCE = 2
+#: Hints one client address may have worked out at once (at any of its tables): beyond it a
+#: request is refused (429), so that one client cannot take every hint thread.
+HINTS_PER_CLIENT = 1
 
 #: A hint for a table's current position; the hook for the solver's honest hint.
 Hinter = Callable[[Game], dict[str, Any]]
@@ -24,15 +29,18 @@ Hinter = Callable[[Game], dict[str, Any]]
 
 class HintGate:
     """Bounds the hints being worked out: one per table at a time (another request for the
-    same table is a 429 while it runs) and at most ``at_once`` in all (a 503 beyond). The hints
+    same table is a 429 while it runs), ``per_client`` for one client address (a 429 beyond) and
+    at most ``at_once`` in all (a 503 beyond). The hints
     run on a pool of ``at_once`` threads of their own; a slot is given back only when the
     solver has finished, even if the client went away meanwhile."""
 
-    def __init__(self, at_once: int = HINTS_AT_ONCE) -> None:
-        if at_once < 1:
-            raise ValueError("at least one hint must be allowed at once")
+    def __init__(self, at_once: int = HINTS_AT_ONCE, per_client: int = HINTS_PER_CLIENT) -> None:
+        if at_once < 1 or per_client < 1:
+            raise ValueError("at least one hint must be allowed at once, and for each client")
         self.at_once = at_once
+        self.per_client = per_client
         self._busy: set[str] = set()
+        self._clients: Counter[str] = Counter()
         self._pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="hint")
 
     @property
@@ -40,12 +48,21 @@ class HintGate:
         """How many hints are being worked out."""
         return len(self._busy)
 
-    async def run(self, table_id: str, hinter: Hinter, game: Game) -> dict[str, Any]:
+    async def run(
+        self, table_id: str, hinter: Hinter, game: Game, client: str | None = None
+    ) -> dict[str, Any]:
         """``hinter(game)`` in a worker thread, or a :class:`CommandError` when the table has a
-        hint running already (429) or the server has as many as it allows (503)."""
+        hint running already or ``client`` (an address; None: no quota) as many as it may
+        (429), or the server has as many as it allows (503)."""
         if table_id in self._busy:
             raise CommandError(
                 429, "a hint for this table is being worked out already: wait for it"
+            )
+        if client is not None and self._clients[client] >= self.per_client:
+            raise CommandError(
+                429,
+                f"you have {self.per_client} hint(s) being worked out already at another "
+                "table: wait for it",
             )
         if len(self._busy) >= self.at_once:
             raise CommandError(
@@ -55,13 +72,28 @@ class HintGate:
         # The gate is only touched on the event loop's thread, so a set is enough.
         loop = asyncio.get_running_loop()
         self._busy.add(table_id)
+        if client is not None:
+            self._clients[client] += 1
         try:
             work = self._pool.submit(hinter, game)
         except BaseException:
-            self._busy.discard(table_id)
+            self._release(table_id, client)
             raise
-        work.add_done_callback(lambda _: loop.call_soon_threadsafe(self._busy.discard, table_id))
+
+        def done(_: object) -> None:
+            # The loop may have closed meanwhile (the server stopped): nothing to give back.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._release, table_id, client)
+
+        work.add_done_callback(done)
         return await asyncio.wrap_future(work)
+
+    def _release(self, table_id: str, client: str | None) -> None:
+        self._busy.discard(table_id)
+        if client is not None:
+            self._clients[client] -= 1
+            if self._clients[client] <= 0:
+                del self._clients[client]
 
     def close(self) -> None:
         """Stop taking hints; running ones finish in their threads."""

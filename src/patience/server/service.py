@@ -849,14 +849,15 @@ class TableService:
         media = "application/json" if form == "json" else "text/plain"
         return text, f"{game.name}-{game.deal}-{table.id}.{suffix}", media
 
-    async def hint(self, table: Table) -> dict[str, Any]:
+    async def hint(self, table: Table, client: str | None = None) -> dict[str, Any]:
         """The hinter's answer for the table's position, worked out on a copy in
-        :class:`HintGate`'s threads while the table goes on taking commands."""
+        :class:`HintGate`'s threads while the table goes on taking commands, under the gate's
+        quota for ``client`` (an address)."""
         if self.hinter is None:
             raise CommandError(501, "hints come with the solver, which this server does not have")
         snapshot = copy.deepcopy(table.game)
         try:
-            return await self.hint_gate.run(table.id, self.hinter, snapshot)
+            return await self.hint_gate.run(table.id, self.hinter, snapshot, client)
         except CommandError:
             raise
         except Exception as error:  # the solver's failure must not take the server down
