@@ -37,10 +37,10 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .. import record
@@ -56,6 +56,14 @@ from .http import (
     CreationLimit,
     page_response,
     read_json,
+)
+from .limits import (
+    SECURITY_HEADERS,
+    OriginCheck,
+    PageFiles,
+    SecurityHeaders,
+    checked_origins,
+    page_files,
 )
 from .rules import RulesBook
 from .service import TableService, shared_catalogue
@@ -78,6 +86,8 @@ COOKIE = "patience_player"
 DEFAULT_PLAYER = "guest"
 #: The largest record file accepted for a replay, in bytes.
 MAX_RECORD = 512 * 1024
+#: The pages (served by routes, not ``/static``); ``/static`` serves what they load.
+PAGES = ("index.html", "tables.html")
 #: The most moves a replayed record may have (every step's view goes to the page).
 MAX_REPLAY_MOVES = 5000
 
@@ -181,6 +191,7 @@ def create_app(
     rules_dirs: Sequence[Traversable] | None = None,
     creations_per_minute: int | None = CREATIONS_PER_MINUTE,
     hints_at_once: int = HINTS_AT_ONCE,
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -190,7 +201,10 @@ def create_app(
     package's, then the repository's ``docs/rules``). ``creations_per_minute`` bounds the
     tables one client address may create in a minute (None: no bound, for benchmarks);
     ``hints_at_once`` the hints worked out at the same time (:class:`HintGate`).
+    ``allowed_origins`` are the origins (``https://example.org``) besides the server's own
+    whose pages may open its websockets (:class:`OriginCheck`).
     """
+    origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
     service = TableService(
@@ -378,6 +392,11 @@ def create_app(
         assert isinstance(exc, CommandError)
         return JSONResponse(error_json(exc), status_code=exc.status)
 
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # Outside the middleware (Starlette's last resort): the headers are set here.
+        failed = CommandError(500, "the server failed")
+        return JSONResponse(error_json(failed), status_code=500, headers=SECURITY_HEADERS)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
         yield
@@ -414,11 +433,19 @@ def create_app(
         Route("/api/tables/{table_id}/hint", hint, methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         WebSocketRoute("/ws/shared/{table_id}", shared_socket),
-        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+        Mount(
+            "/static",
+            PageFiles(directory=WEB_DIR, allowed=page_files(WEB_DIR, PAGES)),
+            name="static",
+        ),
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={CommandError: command_error},
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(OriginCheck, allowed=origins),
+        ],
+        exception_handlers={CommandError: command_error, Exception: server_error},
         lifespan=lifespan,
     )
     app.state.store = store
