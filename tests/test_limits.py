@@ -5,9 +5,11 @@ errors of a store that fails (the live server's connection limits: browser/test_
 
 from __future__ import annotations
 
+import sqlite3
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
@@ -121,3 +123,74 @@ def test_allowed_origins_are_configurable(db_path: Path) -> None:
 def test_a_bad_allowed_origin_is_refused(bad: str) -> None:
     with pytest.raises(ValueError, match=r"like https://example\.org"):
         checked_origins([bad])
+
+
+# -- errors that say what happened: a store that fails
+
+
+def disk_full(*args: Any, **kwargs: Any) -> Any:
+    raise sqlite3.OperationalError("database or disk is full")
+
+
+def test_a_failing_store_gives_the_one_json_error_over_http(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = new_table(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    for method in ("create_table", "tables_of", "append_event", "stats"):
+        monkeypatch.setattr(store, method, disk_full)
+    full = {"error": "the store failed: database or disk is full", "status": 503}
+    for response in (
+        client.post("/api/tables", json={"game": "klondike", "deal": 8}),
+        client.get("/api/tables"),
+        client.get("/api/stats"),
+    ):
+        assert response.status_code == 503
+        assert response.json() == full
+        assert response.headers["x-content-type-options"] == "nosniff"
+    # A command: refused with the table as it stands, nothing changed.
+    refused = client.post(f"/api/tables/{table}", json={"command": "move", "move": "stock"})
+    assert refused.status_code == 503
+    assert "database or disk is full" in refused.json()["error"]
+    assert refused.json()["state"]["events"] == 0
+
+
+def test_a_failing_store_gives_a_websocket_an_error_and_keeps_it_open(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = new_table(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        assert socket.receive_json()["type"] == "state"
+        with monkeypatch.context() as patched:
+            patched.setattr(store, "append_event", disk_full)
+            socket.send_json({"command": "move", "move": "stock"})
+            error = socket.receive_json()
+            assert error["type"] == "error"
+            assert error["status"] == 503
+            assert "database or disk is full" in error["error"]
+        # The connection is open, and the disk has room again: the move is made.
+        socket.send_json({"command": "move", "move": "stock"})
+        answer = socket.receive_json()
+        assert answer["type"] == "state", answer
+        assert answer["state"]["events"] == 1
+
+
+def test_a_websocket_to_a_table_the_store_cannot_read_gets_a_close_reason(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(create_app(db_path)) as first:
+        table = new_table(first)
+    with TestClient(create_app(db_path)) as client:  # the table is not in memory
+        monkeypatch.setattr(client.app.state.store, "table", disk_full)  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/tables/{table}") as socket:
+            error = socket.receive_json()
+            assert error == {
+                "type": "error",
+                "error": "the store failed: database or disk is full",
+                "status": 503,
+            }
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+        assert closed.value.code == 1011
+        assert closed.value.reason == "the store failed: database or disk is full"

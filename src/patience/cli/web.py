@@ -139,6 +139,13 @@ def serve_command(
         raise click.ClickException(str(error)) from None
     except (OSError, sqlite3.Error) as error:
         raise click.ClickException(f"cannot open the store {path}: {error}") from None
+    try:
+        app.state.store.check_writable()
+    except sqlite3.Error as error:
+        raise click.ClickException(
+            f"cannot write the store {path}: {error} (the server stores every move; give it "
+            "a store it can write with --db)"
+        ) from None
     click.echo(f"patience: serving on http://{host}:{port}/ (store: {path})")
     config = serve_config(
         app,

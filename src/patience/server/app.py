@@ -29,6 +29,9 @@ serves both, each in its dialect (:class:`Dialect`).
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import sqlite3
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
@@ -41,13 +44,13 @@ from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import record
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
 from .catalogue import DealPicker, catalogue
-from .errors import CommandError, error_json
+from .errors import CommandError, error_json, failure
 from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import (
     CREATIONS_PER_MINUTE,
@@ -79,6 +82,8 @@ __all__ = [
     "HintGate",
     "create_app",
 ]
+
+log = logging.getLogger(__name__)
 
 #: The cookie that holds the player's name.
 COOKIE = "patience_player"
@@ -378,23 +383,43 @@ def create_app(
 
     # -- websockets: one loop, two dialects
 
+    async def serve_socket(socket: WebSocket, dialect: Dialect) -> None:
+        """The service's loop; if it fails (the store could not read a table), the client is
+        told why, in an error message and the close frame's reason, never just dropped."""
+        try:
+            await service.serve(socket, socket.path_params["table_id"], dialect, player_of(socket))
+        except Exception as error:
+            log.exception("websocket of table %s failed", socket.path_params["table_id"])
+            failed = failure(error)
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                if socket.application_state == WebSocketState.CONNECTING:
+                    await socket.accept()
+                await socket.send_json({"type": "error", **error_json(failed)})
+                # 1011: the server met a condition that stopped it (RFC 6455); a reason has at
+                # most 123 bytes.
+                reason = failed.message.encode("utf-8")[:120].decode("utf-8", "ignore")
+                await socket.close(code=1011, reason=reason)
+
     async def table_socket(socket: WebSocket) -> None:
-        await service.serve(
-            socket, socket.path_params["table_id"], Dialect.TABLES, player_of(socket)
-        )
+        await serve_socket(socket, Dialect.TABLES)
 
     async def shared_socket(socket: WebSocket) -> None:
-        await service.serve(
-            socket, socket.path_params["table_id"], Dialect.SHARED, player_of(socket)
-        )
+        await serve_socket(socket, Dialect.SHARED)
 
     async def command_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, CommandError)
         return JSONResponse(error_json(exc), status_code=exc.status)
 
+    async def store_error(request: Request, exc: Exception) -> Response:
+        # The store failed (disk full, read-only file): the one error shape, 503.
+        log.error("the store failed on %s %s: %s", request.method, request.url.path, exc)
+        failed = failure(exc)
+        return JSONResponse(error_json(failed), status_code=failed.status)
+
     async def server_error(request: Request, exc: Exception) -> Response:
-        # Outside the middleware (Starlette's last resort): the headers are set here.
-        failed = CommandError(500, "the server failed")
+        # Starlette's last resort, outside the middleware: the headers are set here (Starlette
+        # logs the exception).
+        failed = failure(exc)
         return JSONResponse(error_json(failed), status_code=500, headers=SECURITY_HEADERS)
 
     @asynccontextmanager
@@ -445,7 +470,11 @@ def create_app(
             Middleware(SecurityHeaders),
             Middleware(OriginCheck, allowed=origins),
         ],
-        exception_handlers={CommandError: command_error, Exception: server_error},
+        exception_handlers={
+            CommandError: command_error,
+            sqlite3.Error: store_error,
+            Exception: server_error,
+        },
         lifespan=lifespan,
     )
     app.state.store = store
