@@ -420,7 +420,7 @@ def create_app(
         # Starlette's last resort, outside the middleware: the headers are set here (Starlette
         # logs the exception).
         failed = failure(exc)
-        return JSONResponse(error_json(failed), status_code=500, headers=SECURITY_HEADERS)
+        return JSONResponse(error_json(failed), status_code=failed.status, headers=SECURITY_HEADERS)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
