@@ -16,7 +16,7 @@ import enum
 import json
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import (
     Any,
@@ -632,6 +632,27 @@ class _Successor:
     key: Hashable | None
 
 
+#: Finds the rules of a game by name (or alias) and options: what :meth:`Game.from_position`
+#: needs to read a position naming its game.
+RulesFinder: TypeAlias = Callable[[str, Mapping[str, object]], "Rules[Any]"]
+
+_rules_finder: RulesFinder | None = None
+
+
+def install_rules_finder(finder: RulesFinder) -> None:
+    """Let :meth:`Game.from_position` find games with ``finder``. The engine knows no game
+    itself (the games are built on it): :mod:`patience.games`, the registry, installs its
+    ``get_rules`` here when it is imported, as ``import patience`` does."""
+    global _rules_finder
+    _rules_finder = finder
+
+
+def _find_rules(name: str, options: Mapping[str, object]) -> Rules[Any]:
+    if _rules_finder is None:
+        raise PositionError("no games are known yet: import patience (or patience.games) first")
+    return _rules_finder(name, options)
+
+
 @dataclass(eq=False)
 class Game:
     """A game in progress: rules, the current state, and the moves that led there.
@@ -671,8 +692,6 @@ class Game:
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> Game:
         """Continue a game from a position JSON (docs/formats.md)."""
-        from .games import get_rules
-
         if not isinstance(data, Mapping):
             raise PositionError("a position is a JSON object")
         version = data.get("version", POSITION_VERSION)
@@ -688,7 +707,7 @@ class Game:
         if not isinstance(options, Mapping):
             raise PositionError("'options' must be an object of option name -> value")
         try:
-            rules = get_rules(name, options)
+            rules = _find_rules(name, options)
             deal = data.get("deal")
             if deal is not None:
                 if isinstance(deal, bool) or not isinstance(deal, int):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
-from ..engine import Rules
+from ..engine import Rules, install_rules_finder
 from ..moves import PILE_PATTERN
 from ..options import Option, OptionError
 from .accordion import Accordion
@@ -221,3 +221,8 @@ def resolve_name(name: str) -> str:
 def get_rules(name: str, options: Mapping[str, object] | None = None) -> Rules[Any]:
     """The rules of game ``name`` with ``options`` (validated; defaults filled in)."""
     return GAMES[resolve_name(name)](options)
+
+
+# Positions name their game: the engine finds it through this registry (the engine imports no
+# game, so games can be added above it).
+install_rules_finder(get_rules)
