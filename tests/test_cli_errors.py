@@ -81,3 +81,9 @@ def test_replay_refuses_what_is_not_a_regular_file_before_reading_it(tmp_path: P
     result = CliRunner().invoke(main, ["replay", str(tmp_path / "none.txt")])
     assert result.exit_code == 1
     assert "there is no file" in result.output
+
+
+def test_a_server_on_loopback_answers_only_to_its_own_names() -> None:
+    assert cli_web.host_names("127.0.0.1", ()) == ["127.0.0.1", "localhost"]
+    assert cli_web.host_names("0.0.0.0", ()) is None
+    assert cli_web.host_names("0.0.0.0", ("play.example.org",)) == ["play.example.org"]

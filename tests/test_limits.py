@@ -20,7 +20,7 @@ from patience.web import WEB_DIR
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette.testclient import TestClient, WebSocketDenialResponse
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
@@ -93,6 +93,8 @@ def socket_close(client: TestClient, path: str, headers: dict[str, str]) -> int 
     try:
         with client.websocket_connect(path, headers=headers) as socket:
             socket.receive_json()
+    except WebSocketDenialResponse:
+        raise  # an HTTP answer instead of a websocket: the test looks at it
     except WebSocketDisconnect as refused:
         return refused.code
     return None
@@ -194,3 +196,19 @@ def test_a_websocket_to_a_table_the_store_cannot_read_gets_a_close_reason(
                 socket.receive_json()
         assert closed.value.code == 1011
         assert closed.value.reason == "the store failed: database or disk is full"
+
+
+def test_a_host_not_allowed_is_refused(db_path: Path) -> None:
+    # A foreign name made to point at this server (DNS rebinding) is not our origin.
+    app = create_app(db_path, allowed_hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://localhost:8000") as client:
+        table = new_table(client)
+        assert client.get("/").status_code == 200
+        assert socket_close(client, f"ws://localhost:8000/ws/tables/{table}", {}) is None
+    with TestClient(app, base_url="http://rebound.example:8000") as client:
+        refused = client.get("/")
+        assert refused.status_code == 400
+        assert refused.headers["x-content-type-options"] == "nosniff"
+        with pytest.raises(WebSocketDenialResponse) as denied:
+            socket_close(client, f"ws://rebound.example:8000/ws/tables/{table}", {})
+        assert denied.value.status_code == 400

@@ -16,7 +16,14 @@ REQUEST_TIMEOUT = 20.0
 MAX_CONNECTIONS = 1000
 CONNECTIONS_PER_CLIENT = 64
 
-__all__ = ["DB_NAME", "WEB_MODULES", "default_db_path", "hint_json", "serve_command"]
+__all__ = [
+    "DB_NAME",
+    "WEB_MODULES",
+    "default_db_path",
+    "hint_json",
+    "host_names",
+    "serve_command",
+]
 
 #: The packages that the web extra (``pip install 'patience[web]'``) brings and the web app
 #: imports: the server is imported only when ``patience serve`` runs.
@@ -40,6 +47,17 @@ def hint_json(game: Game) -> dict[str, Any]:
     return hint(game).to_json()
 
 
+def host_names(host: str, allowed: tuple[str, ...]) -> list[str] | None:
+    """The names a request's ``Host`` may give: those ``allowed``, else 127.0.0.1 and
+    localhost for a server listening on the loopback address (another name there can only be
+    a name made to point at it: DNS rebinding), else any (None)."""
+    if allowed:
+        return list(allowed)
+    if host in {"127.0.0.1", "localhost"}:
+        return ["127.0.0.1", "localhost"]
+    return None
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -59,6 +77,14 @@ def hint_json(game: Game) -> dict[str, Any]:
     metavar="URL",
     help="Another origin (https://example.org) whose pages may open the websockets; "
     "repeatable. The server's own origin is always allowed, any other refused.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A name the Host header may give (repeatable; *.example.org for its subdomains). "
+    "Default: 127.0.0.1 and localhost when listening on 127.0.0.1 or localhost, else any.",
 )
 @click.option(
     "--proxy-headers",
@@ -100,6 +126,7 @@ def serve_command(
     port: int,
     db_path: Path | None,
     allowed_origins: tuple[str, ...],
+    allowed_hosts: tuple[str, ...],
     proxy_headers: bool,
     forwarded_allow_ips: str,
     request_timeout: float,
@@ -134,6 +161,7 @@ def serve_command(
             hinter=hint_json,
             deal_picker=WinnableDealPicker(),
             allowed_origins=allowed_origins,
+            allowed_hosts=host_names(host, allowed_hosts),
         )
     except StoreError as error:
         raise click.ClickException(str(error)) from None

@@ -41,6 +41,7 @@ from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -197,6 +198,7 @@ def create_app(
     creations_per_minute: int | None = CREATIONS_PER_MINUTE,
     hints_at_once: int = HINTS_AT_ONCE,
     allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -207,7 +209,9 @@ def create_app(
     tables one client address may create in a minute (None: no bound, for benchmarks);
     ``hints_at_once`` the hints worked out at the same time (:class:`HintGate`).
     ``allowed_origins`` are the origins (``https://example.org``) besides the server's own
-    whose pages may open its websockets (:class:`OriginCheck`).
+    whose pages may open its websockets (:class:`OriginCheck`); ``allowed_hosts`` the names a
+    request's ``Host`` may give (None: any), so that a page of another site whose name was
+    made to point at this server (DNS rebinding) gets a 400, not our origin.
     """
     origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
@@ -468,6 +472,11 @@ def create_app(
         routes=routes,
         middleware=[
             Middleware(SecurityHeaders),
+            *(
+                [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
+                if allowed_hosts is not None
+                else []
+            ),
             Middleware(OriginCheck, allowed=origins),
         ],
         exception_handlers={
