@@ -51,8 +51,9 @@ class LiveServer:
     """The web app served by uvicorn in a thread, on a port of its own; it can be stopped and
     started again on the same port (a server restart, for the websocket's reconnection)."""
 
-    def __init__(self, db_path: Path, **hooks: Any) -> None:
+    def __init__(self, db_path: Path, serving: dict[str, Any] | None = None, **hooks: Any) -> None:
         self.db_path = db_path
+        self.serving = serving or {}  # serve_config's options (short limits for tests)
         self.hooks = hooks
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -62,15 +63,14 @@ class LiveServer:
     def start(self) -> LiveServer:
         import uvicorn
 
-        from patience.server import MAX_FRAME, create_app
+        from patience.server import create_app
+        from patience.server.serving import serve_config
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             app = create_app(self.db_path, **self.hooks)
-        # As `patience serve` runs it (cli/web.py), so that size limits are tested as served.
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=MAX_FRAME
-        )
+        # As `patience serve` runs it (cli/web.py), so that limits are tested as served.
+        config = serve_config(app, host="127.0.0.1", port=self.port, **self.serving)
         self._server = server = uvicorn.Server(config)
         self._thread = thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -95,3 +95,8 @@ def server_url(tmp_path: Path) -> Iterator[str]:
     server = LiveServer(tmp_path / "browser.sqlite3").start()
     yield server.url
     server.stop()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "serving(**options): serve_config options of `live`")
+    config.addinivalue_line("markers", "hooks(**options): create_app options of `live`")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -128,8 +129,28 @@ def new_game(name: str, deal: int | None, option_pairs: Sequence[str]) -> Game:
         raise click.BadParameter(str(error), param_hint="'--deal'") from None
 
 
+#: The largest record file the commands read, in bytes (a record of thousands of moves is a
+#: few hundred KiB).
+MAX_RECORD_FILE = 8 * 1024 * 1024
+
+
 def load_record(path: Path) -> Game:
-    """A game replayed from a record file; a bad record is an error (exit 1) saying why."""
+    """A game replayed from a record file; a bad record is an error (exit 1) saying why.
+
+    Before anything is read, a path that is not a regular file (a directory, a pipe, a device
+    such as /dev/zero) or a file over :data:`MAX_RECORD_FILE` is refused."""
+    try:
+        facts = path.stat()
+    except FileNotFoundError:
+        raise click.ClickException(f"there is no file {path}") from None
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error}") from None
+    if not stat.S_ISREG(facts.st_mode):
+        raise click.ClickException(f"{path} is not a regular file: give a record file")
+    if facts.st_size > MAX_RECORD_FILE:
+        raise click.ClickException(
+            f"{path} has {facts.st_size} bytes: a record file has at most {MAX_RECORD_FILE}"
+        )
     try:
         return record.load(path)
     except FileNotFoundError:

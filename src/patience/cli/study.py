@@ -448,7 +448,14 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
     interval (unknown deals counted both ways), CPU-hours and the time per deal."""
     path = db_path or default_db_path()
     with _read_db(path) as db:
-        reports = summarise(db.rows())
+        try:
+            rows = db.rows()
+        except sqlite3.DatabaseError as error:  # "database disk image is malformed"
+            raise click.ClickException(
+                f"{path} is damaged and cannot be read ({error}): run the study again into "
+                "a new file, or restore a copy"
+            ) from None
+        reports = summarise(rows)
     if plot_path is not None:
         try:
             plot_resolved(reports, plot_path)

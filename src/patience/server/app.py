@@ -29,6 +29,10 @@ serves both, each in its dialect (:class:`Dialect`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import sqlite3
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
@@ -37,17 +41,18 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import record
 from ..store import Store, StoreError, valid_player_name
 from ..web import WEB_DIR
 from .catalogue import DealPicker, catalogue
-from .errors import CommandError, error_json
+from .errors import CommandError, error_json, failure
 from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import (
     CREATIONS_PER_MINUTE,
@@ -56,6 +61,14 @@ from .http import (
     CreationLimit,
     page_response,
     read_json,
+)
+from .limits import (
+    SECURITY_HEADERS,
+    OriginCheck,
+    PageFiles,
+    SecurityHeaders,
+    checked_origins,
+    page_files,
 )
 from .rules import RulesBook
 from .service import TableService, shared_catalogue
@@ -72,12 +85,16 @@ __all__ = [
     "create_app",
 ]
 
+log = logging.getLogger(__name__)
+
 #: The cookie that holds the player's name.
 COOKIE = "patience_player"
 #: The player of a browser that has not chosen a name.
 DEFAULT_PLAYER = "guest"
 #: The largest record file accepted for a replay, in bytes.
 MAX_RECORD = 512 * 1024
+#: The pages (served by routes, not ``/static``); ``/static`` serves what they load.
+PAGES = ("index.html", "tables.html")
 #: The most moves a replayed record may have (every step's view goes to the page).
 MAX_REPLAY_MOVES = 5000
 
@@ -190,6 +207,8 @@ def create_app(
     rules_dirs: Sequence[Traversable] | None = None,
     creations_per_minute: int | None = CREATIONS_PER_MINUTE,
     hints_at_once: int = HINTS_AT_ONCE,
+    allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -199,7 +218,12 @@ def create_app(
     package's, then the repository's ``docs/rules``). ``creations_per_minute`` bounds the
     tables one client address may create in a minute (None: no bound, for benchmarks);
     ``hints_at_once`` the hints worked out at the same time (:class:`HintGate`).
+    ``allowed_origins`` are the origins (``https://example.org``) besides the server's own
+    whose pages may open its websockets (:class:`OriginCheck`); ``allowed_hosts`` the names a
+    request's ``Host`` may give (None: any), so that a page of another site whose name was
+    made to point at this server (DNS rebinding) gets a 400, not our origin.
     """
+    origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
     service = TableService(
@@ -376,19 +400,46 @@ def create_app(
 
     # -- websockets: one loop, two dialects
 
+    async def serve_socket(socket: WebSocket, dialect: Dialect) -> None:
+        """The service's loop; if it fails (the store could not read a table), the client is
+        told why, in an error message and the close frame's reason, never just dropped."""
+        try:
+            await service.serve(socket, socket.path_params["table_id"], dialect, player_of(socket))
+        except Exception as error:
+            log.exception("websocket of table %s failed", socket.path_params["table_id"])
+            failed = failure(error)
+            # Bounded like every send: a client that does not read cannot hold this either.
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError, TimeoutError):
+                async with asyncio.timeout(service.send_timeout):
+                    if socket.application_state == WebSocketState.CONNECTING:
+                        await socket.accept()
+                    await socket.send_json({"type": "error", **error_json(failed)})
+                    # 1011: the server met a condition that stopped it (RFC 6455); a reason has
+                    # at most 123 bytes.
+                    reason = failed.message.encode("utf-8")[:120].decode("utf-8", "ignore")
+                    await socket.close(code=1011, reason=reason)
+
     async def table_socket(socket: WebSocket) -> None:
-        await service.serve(
-            socket, socket.path_params["table_id"], Dialect.TABLES, player_of(socket)
-        )
+        await serve_socket(socket, Dialect.TABLES)
 
     async def shared_socket(socket: WebSocket) -> None:
-        await service.serve(
-            socket, socket.path_params["table_id"], Dialect.SHARED, player_of(socket)
-        )
+        await serve_socket(socket, Dialect.SHARED)
 
     async def command_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, CommandError)
         return JSONResponse(error_json(exc), status_code=exc.status)
+
+    async def store_error(request: Request, exc: Exception) -> Response:
+        # The store failed (disk full, read-only file): the one error shape, 503.
+        log.error("the store failed on %s %s: %s", request.method, request.url.path, exc)
+        failed = failure(exc)
+        return JSONResponse(error_json(failed), status_code=failed.status)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # Starlette's last resort, outside the middleware: the headers are set here (Starlette
+        # logs the exception).
+        failed = failure(exc)
+        return JSONResponse(error_json(failed), status_code=failed.status, headers=SECURITY_HEADERS)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
@@ -426,11 +477,28 @@ def create_app(
         Route("/api/tables/{table_id}/hint", hint, methods=["GET"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         WebSocketRoute("/ws/shared/{table_id}", shared_socket),
-        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+        Mount(
+            "/static",
+            PageFiles(directory=WEB_DIR, allowed=page_files(WEB_DIR, PAGES)),
+            name="static",
+        ),
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={CommandError: command_error},
+        middleware=[
+            Middleware(SecurityHeaders),
+            *(
+                [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
+                if allowed_hosts is not None
+                else []
+            ),
+            Middleware(OriginCheck, allowed=origins),
+        ],
+        exception_handlers={
+            CommandError: command_error,
+            sqlite3.Error: store_error,
+            Exception: server_error,
+        },
         lifespan=lifespan,
     )
     app.state.store = store

@@ -8,9 +8,10 @@ status is also the response's status.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
-__all__ = ["CommandError", "error_json"]
+__all__ = ["CommandError", "error_json", "failure"]
 
 
 class CommandError(ValueError):
@@ -30,3 +31,12 @@ def error_json(error: CommandError, state: dict[str, Any] | None = None) -> dict
     if state is not None:
         body["state"] = state
     return body
+
+
+def failure(error: BaseException) -> CommandError:
+    """The refusal that tells a client of an unexpected exception: a store that failed (disk
+    full, a read-only file, a damaged database: 503, with SQLite's words, which name no card
+    or secret) or any other failure (500, "the server failed"; the log has the rest)."""
+    if isinstance(error, sqlite3.Error):
+        return CommandError(503, f"the store failed: {error}")
+    return CommandError(500, "the server failed")

@@ -51,7 +51,7 @@ from .catalogue import (
     table_heading,
     variant_title,
 )
-from .errors import CommandError, error_json
+from .errors import CommandError, error_json, failure
 from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import read_message
 from .pools import PoolLimits, WorkPool
@@ -679,9 +679,9 @@ class TableService:
                 except CommandError as error:
                     state = self.state(table, conn.seat, dialect) if error.status == 409 else None
                     self.post(table, conn, {"type": "error", **error_json(error, state)})
-                except Exception:  # never let one message take the connection down
+                except Exception as error:  # never let one message take the connection down
                     log.exception("message failed at table %s", table.id)
-                    failed = CommandError(500, "the server failed")
+                    failed = failure(error)
                     self.post(table, conn, {"type": "error", **error_json(failed)})
         except WebSocketDisconnect:
             pass

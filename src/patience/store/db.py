@@ -248,6 +248,21 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    def check_writable(self) -> None:
+        """Make sure the store can be written (a read-only file, a read-only mount): a write
+        that is rolled back, so nothing changes. Raises :class:`sqlite3.Error` (``attempt to
+        write a readonly database``) when it cannot."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # Writes the database's header page, which every store has.
+                version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+                self._db.execute(f"PRAGMA user_version = {version}")
+                self._db.execute("CREATE TABLE patience_write_check (x)")
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+
     # -- schema ----------------------------------------------------------------------------
 
     @property
