@@ -387,3 +387,18 @@ def test_phases_are_an_enum_written_as_text() -> None:
     assert '"phase": "start"' in json.dumps(game.view(1))
     with pytest.raises(patience.PositionError, match="'phase' is one of start, answer, play, over"):
         Game.from_position({**data, "phase": "thinking"})
+
+
+def test_a_discard_is_public_even_once_the_view_no_longer_shows_it() -> None:
+    # The discards are cleared at the end of a deal, so the state a discard led to may show it
+    # nowhere; the card was laid face up for everybody all the same (the engine's default rule,
+    # which hides cards a view does not show, must not apply to Leopard).
+    rules = patience.get_rules("leopard", {"players": 2})
+    later, _ = rules.start(4)
+    assert later.piles["discards"] == []
+    discard = patience.Move.parse("discard(card=5h)")
+    for observer in (1, patience.SPECTATOR):
+        assert rules.move_view(later, discard, 0, observer)["card"] == "5h"
+    face_down = patience.Move.parse("play(card=Jh,square=0,position=5)")
+    assert rules.move_view(later, face_down, 0, 1)["card"] is None
+    assert rules.move_view(later, face_down, 0, 0)["card"] == "Jh"

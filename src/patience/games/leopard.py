@@ -796,8 +796,12 @@ class Leopard(Rules[LeopardState]):
 
     def move_view(self, state: LeopardState, move: Move, mover: int, observer: Observer) -> JSON:
         """A jack or a queen played lies face down: only the seat who laid it knows which card
-        it is (its ``card`` is ``null`` for everybody else, as in the squares of the view)."""
-        data = super().move_view(state, move, mover, observer)
+        it is (its ``card`` is ``null`` for everybody else, as in the squares of the view).
+        Every other card a move names is public, even once the view no longer shows it (a
+        discard covered, squares cleared at the end of a deal): the engine's default, which
+        hides such cards, is not asked."""
+        self.check_observer(observer)
+        data: JSON = dict(move.to_json())
         card = move.arg("card")
         hidden = move.action == "play" and isinstance(card, str) and _face(card) % 13 in (10, 11)
         if hidden and observer != mover:
