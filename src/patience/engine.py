@@ -429,13 +429,15 @@ class Rules(abc.ABC, Generic[S]):
         data: JSON = dict(move.to_json())
         if observer == mover:
             return data
-        shown = _strings_in(self.view_json(state, observer))
-        for key, value in data.items():
-            if key == "action" or not isinstance(value, str):
-                continue
-            card = _card_text(value)
-            if card is not None and card not in shown:
-                data[key] = None
+        named = {
+            key: card
+            for key, value in data.items()
+            if key != "action" and isinstance(value, str)
+            if (card := _card_text(value)) is not None
+        }
+        if named:  # the view is built only for a move that names a card
+            shown = _strings_in(self.view_json(state, observer))
+            data.update({key: None for key, card in named.items() if card not in shown})
         return data
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
