@@ -59,7 +59,7 @@ if sys.argv[3] == "search":
     try:  # one loopback address stands for many: no quota per address (the bounds stay)
         from patience.server.pools import PoolLimits
         from patience.server.service import POOLS
-        POOLS["search"] = PoolLimits(POOLS["search"].threads, POOLS["search"].held)
+        POOLS["search"] = PoolLimits(POOLS["search"].workers, POOLS["search"].held)
     except ImportError:  # a server from before the work pools
         pass
 # Every table comes from this one address: no bound on creations.

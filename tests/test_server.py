@@ -657,7 +657,7 @@ def test_the_hint_comes_from_the_hinter_it_is_given(db_path: Path) -> None:
         seen.append(game)
         return first_move_hinter(game)
 
-    with TestClient(create_app(db_path, hinter=hinter)) as client:
+    with TestClient(create_app(db_path, hinter=hinter, worker_processes=False)) as client:
         state = new_table(client)
         answer = client.get(f"/api/tables/{state['table']}/hint")
         assert answer.status_code == 200, answer.text
@@ -678,7 +678,7 @@ def test_a_failing_hinter_is_a_clear_error_and_the_table_goes_on(db_path: Path) 
     def hinter(game: patience.Game) -> dict[str, Any]:
         raise RuntimeError("out of time")
 
-    with TestClient(create_app(db_path, hinter=hinter)) as client:
+    with TestClient(create_app(db_path, hinter=hinter, worker_processes=False)) as client:
         table = new_table(client)["table"]
         answer = client.get(f"/api/tables/{table}/hint")
         assert answer.status_code == 500
@@ -696,7 +696,7 @@ def test_hints_are_bounded_per_table_per_address_and_in_all(db_path: Path) -> No
         release.wait(10)
         return first_move_hinter(game)
 
-    app = create_app(db_path, hinter=slow_hinter, hints_at_once=2)
+    app = create_app(db_path, hinter=slow_hinter, hints_at_once=2, worker_processes=False)
     with TestClient(app) as client:
         tables = [new_table(client)["table"] for _ in range(3)]
         # The same player from three addresses (the quota per address counts each apart).

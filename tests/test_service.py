@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -458,7 +459,7 @@ def test_blocked_winnable_searches_leave_moves_at_other_tables_answered(db_path:
         for worker in workers:
             worker.start()
         try:
-            for _ in range(search.threads):
+            for _ in range(search.workers):
                 assert searching.acquire(timeout=10)
             # Every request beyond what the pool holds is refused without waiting.
             deadline = time.monotonic() + 10
@@ -485,7 +486,7 @@ def test_blocked_winnable_searches_leave_moves_at_other_tables_answered(db_path:
 
 def test_a_client_beyond_its_quota_of_searches_is_refused(db_path: Path) -> None:
     async def scenario() -> None:
-        pool = WorkPool("searches", PoolLimits(threads=1, held=3, per_client=1))
+        pool = WorkPool("searches", PoolLimits(workers=1, held=3, per_client=1))
         release = threading.Event()
         running = asyncio.ensure_future(pool.run("a", release.wait, 10))
         with anyio.fail_after(5):
@@ -625,8 +626,14 @@ def test_a_snapshot_this_program_cannot_use_is_ignored_and_the_whole_log_replaye
 
 
 def test_a_record_beyond_the_move_limit_is_refused_before_it_is_replayed(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # In threads: the replay is watched here (a worker process would not see the patches).
+    with TestClient(create_app(db_path, worker_processes=False)) as client:
+        refused_before_replaying(client, monkeypatch)
+
+
+def refused_before_replaying(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     table = solo(client)
     for command in ({"command": "move", "move": "t7-f1"}, {"command": "undo"}, {"command": "redo"}):
         assert client.post(f"/api/tables/{table}", json=command).status_code == 200
@@ -684,3 +691,33 @@ def test_the_loop_of_a_client_that_neither_reads_nor_sends_ends(db_path: Path) -
             service.close()
 
     asyncio.run(scenario())
+
+
+def test_python_bound_work_runs_in_processes_of_its_own(client: TestClient) -> None:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    here = os.getpid()
+    pids = {
+        kind: client.portal.call(service.run, kind, None, os.getpid)  # type: ignore[union-attr]
+        for kind in POOLS
+    }
+    assert pids["bots"] != here
+    assert pids["replay"] != here
+    assert pids["store"] == pids["rebuild"] == pids["search"] == here  # the core frees the lock
+    assert client.portal.call(service.hint_gate.pool.run, None, os.getpid) != here  # type: ignore[union-attr]
+
+
+def test_a_bot_that_holds_the_interpreter_does_not_hold_up_the_tables(client: TestClient) -> None:
+    """A deliberately blocking stand-in for a bot's thinking: one C call that never lets the
+    interpreter lock go until it ends. In a thread it would stop every table until then; in the
+    bots' process the move at another table is answered while it still runs."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table = solo(client)
+    portal = client.portal  # type: ignore[attr-defined]
+    holding = portal.start_task_soon(service.run, "bots", None, sum, range(3 * 10**7))
+    # The pool has the stand-in once its process is busy with it.
+    while service.pools["bots"].held == 0:
+        time.sleep(0.01)
+    answer = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
+    assert answer.status_code == 200
+    assert not holding.done()  # the move came back while the stand-in still held its process
+    assert holding.result(timeout=120) == sum(range(3 * 10**7))

@@ -51,6 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live = LiveServer(
         tmp_path_factory.mktemp("web") / "store.sqlite3",
         hinter=first_move_hinter,
+        worker_processes=False,  # the stand-in hinter is not pickled to a worker
         deal_picker=picker,
     ).start()
     yield live

@@ -209,6 +209,7 @@ def create_app(
     hints_at_once: int = HINTS_AT_ONCE,
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] | None = None,
+    worker_processes: bool = True,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -222,12 +223,19 @@ def create_app(
     whose pages may open its websockets (:class:`OriginCheck`); ``allowed_hosts`` the names a
     request's ``Host`` may give (None: any), so that a page of another site whose name was
     made to point at this server (DNS rebinding) gets a 400, not our origin.
+    ``worker_processes`` runs the work that holds the interpreter lock (bots' thinking, hints,
+    replaying records) in processes of its own (server/pools.py); ``False`` keeps it in
+    threads, for hooks that cannot be pickled (tests' stand-ins).
     """
     origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
     service = TableService(
-        store, deal_picker=deal_picker, hinter=hinter, hints_at_once=hints_at_once
+        store,
+        deal_picker=deal_picker,
+        hinter=hinter,
+        hints_at_once=hints_at_once,
+        worker_processes=worker_processes,
     )
     rules_book = RulesBook(rules_dirs)
 

@@ -4,14 +4,13 @@ from the games being played."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..engine import Game
 from .errors import CommandError
+from .pools import PoolLimits, WorkPool
 
 __all__ = ["HINTS_AT_ONCE", "HINTS_PER_CLIENT", "HintGate", "Hinter"]
 
@@ -31,17 +30,26 @@ class HintGate:
     """Bounds the hints being worked out: one per table at a time (another request for the
     same table is a 429 while it runs), ``per_client`` for one client address (a 429 beyond) and
     at most ``at_once`` in all (a 503 beyond). The hints
-    run on a pool of ``at_once`` threads of their own; a slot is given back only when the
-    solver has finished, even if the client went away meanwhile."""
+    run on ``at_once`` workers of their own: processes when ``processes`` (a hint samples
+    worlds in Python, which would hold the interpreter lock the tables need; the hinter and the
+    game are then pickled), threads otherwise. A slot is given back only when the solver has
+    finished, even if the client went away meanwhile."""
 
-    def __init__(self, at_once: int = HINTS_AT_ONCE, per_client: int = HINTS_PER_CLIENT) -> None:
+    def __init__(
+        self,
+        at_once: int = HINTS_AT_ONCE,
+        per_client: int = HINTS_PER_CLIENT,
+        *,
+        processes: bool = False,
+    ) -> None:
         if at_once < 1 or per_client < 1:
             raise ValueError("at least one hint must be allowed at once, and for each client")
         self.at_once = at_once
         self.per_client = per_client
         self._busy: set[str] = set()
         self._clients: Counter[str] = Counter()
-        self._pool = ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="hint")
+        #: Where the hints are worked out (the gate keeps the quotas).
+        self.pool = WorkPool("hints", PoolLimits(workers=at_once, processes=processes))
 
     @property
     def busy(self) -> int:
@@ -70,23 +78,19 @@ class HintGate:
                 f"the server is working out {self.at_once} hints already: try again in a moment",
             )
         # The gate is only touched on the event loop's thread, so a set is enough.
-        loop = asyncio.get_running_loop()
         self._busy.add(table_id)
         if client is not None:
             self._clients[client] += 1
-        try:
-            work = self._pool.submit(hinter, game)
-        except BaseException:
-            self._release(table_id, client)
-            raise
+        work = asyncio.ensure_future(self.pool.run(None, hinter, game))
 
-        def done(_: object) -> None:
-            # The loop may have closed meanwhile (the server stopped): nothing to give back.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._release, table_id, client)
+        def done(finished: asyncio.Future[dict[str, Any]]) -> None:
+            self._release(table_id, client)
+            if not finished.cancelled():
+                finished.exception()  # seen here, should the asker have gone away
 
         work.add_done_callback(done)
-        return await asyncio.wrap_future(work)
+        # Shielded: a client that goes away does not give the slot back before the solver ends.
+        return await asyncio.shield(work)
 
     def _release(self, table_id: str, client: str | None) -> None:
         self._busy.discard(table_id)
@@ -96,5 +100,5 @@ class HintGate:
                 del self._clients[client]
 
     def close(self) -> None:
-        """Stop taking hints; running ones finish in their threads."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop taking hints; running ones finish in their workers."""
+        self.pool.close()

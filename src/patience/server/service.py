@@ -32,6 +32,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -75,6 +76,7 @@ from .table import (
     observe,
     replay_event,
     shared_settings,
+    think,
     token_hash,
 )
 
@@ -97,18 +99,21 @@ SEAT_MESSAGES = ("join", "resume")
 BOT_RETRY = 1.0
 #: Seconds a dropped connection's close may take before the service stops waiting for it.
 CLOSE_BACKSTOP = 120.0
-#: The threads and quotas of each kind of blocking work (:class:`WorkPool`), so that no kind can
-#: take the threads of another: ``store`` (the store's reads and writes: every command's write
+#: The workers and quotas of each kind of blocking work (:class:`WorkPool`), so that no kind can
+#: take the workers of another: ``store`` (the store's reads and writes: every command's write
 #: waits here, so it has threads of its own and never refuses), ``rebuild`` (replaying a table's
-#: events to bring it back into memory), ``search`` (a search for a winnable deal: seconds of
-#: the solver each, so few at once and one per client), ``replay`` (checking and replaying an
-#: uploaded record) and ``bots`` (a bot's thinking: one per table at a time already).
+#: events to bring it back into memory: bounded by snapshots, and it needs the store), ``search``
+#: (a search for a winnable deal: seconds of the solver each, so few at once and one per client;
+#: threads, as the search runs in the core without the interpreter lock), ``replay`` (checking
+#: and replaying an uploaded record) and ``bots`` (a bot's thinking: one per table at a time
+#: already). The last two run Python for as long as they work, so in processes of their own
+#: (see server/pools.py), unless the service is made with ``worker_processes=False``.
 POOLS: dict[str, PoolLimits] = {
-    "store": PoolLimits(threads=4),
-    "rebuild": PoolLimits(threads=2),
-    "search": PoolLimits(threads=2, held=4, per_client=1),
-    "replay": PoolLimits(threads=1, held=4, per_client=2),
-    "bots": PoolLimits(threads=2),
+    "store": PoolLimits(workers=4),
+    "rebuild": PoolLimits(workers=2),
+    "search": PoolLimits(workers=2, held=4, per_client=1),
+    "replay": PoolLimits(workers=1, held=4, per_client=2, processes=True),
+    "bots": PoolLimits(workers=2, processes=True),
 }
 #: What each pool's work is called in its refusals.
 POOL_WORK = {
@@ -185,18 +190,23 @@ class TableService:
         hints_at_once: int = HINTS_AT_ONCE,
         send_timeout: float = SEND_TIMEOUT,
         pools: Mapping[str, PoolLimits] | None = None,
+        worker_processes: bool = True,
     ) -> None:
+        """``worker_processes=False`` runs every kind of work in threads, hints too: for hooks
+        (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins."""
         self.store = store
         #: Seconds one message to a websocket may take before its client is dropped.
         self.send_timeout = send_timeout
         self.deal_picker = deal_picker
         self.hinter = hinter
-        self.hint_gate = HintGate(hints_at_once)
+        self.hint_gate = HintGate(hints_at_once, processes=worker_processes)
         unknown = set(pools or {}) - set(POOLS)
         if unknown:
             raise ValueError(f"unknown pools {sorted(unknown)}: the pools are {', '.join(POOLS)}")
         limits = {**POOLS, **(pools or {})}
-        #: Each kind of blocking work's own threads (:data:`POOLS`).
+        if not worker_processes:
+            limits = {kind: replace(limit, processes=False) for kind, limit in limits.items()}
+        #: Each kind of blocking work's own workers (:data:`POOLS`).
         self.pools = {kind: WorkPool(POOL_WORK[kind], limits[kind]) for kind in POOLS}
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Task[Table]] = {}
@@ -844,7 +854,12 @@ class TableService:
                 return
             seq = table.events
             view = observe(table.game, table.last, seat).view
-            move = await self.run("bots", None, table.bot_for(seat).choose, view)
+            bot = table.bot_for(seat)
+            move, thought = await self.run("bots", None, think, bot, view)
+            if table.bots.get(seat) is bot:
+                # The bot as it left its move (its random generator moved on), should it have
+                # thought in another process.
+                table.bots[seat] = thought
             async with table.lock:
                 # The person came back, the table moved on, or everybody left, while the bot
                 # thought.

@@ -55,6 +55,7 @@ __all__ = [
     "shared_request",
     "shared_settings",
     "solo_request",
+    "think",
     "token_hash",
 ]
 
@@ -415,6 +416,13 @@ def autofinish_moves(game: Game) -> list[Move] | None:
         moves.append(move)
     outcome = rules.finished(state)
     return moves if outcome is not None and outcome.result == "won" else None
+
+
+def think(bot: Bot, view: Mapping[str, Any]) -> tuple[Move, Bot]:
+    """The bot's move for ``view``, and the bot as it is after choosing it: run in a worker
+    process, the bot there is a copy, and its random generator must go on from where it
+    stopped, not start again at every move."""
+    return bot.choose(view), bot
 
 
 def replay_event(game: Game, event: Event) -> tuple[int, Move] | None:
