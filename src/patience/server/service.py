@@ -855,6 +855,9 @@ class TableService:
             seq = table.events
             view = observe(table.game, table.last, seat).view
             bot = table.bot_for(seat)
+            # The rules travel with the bot: a game registered in this process only
+            # (games.register) is unknown to a worker by name, but its class pickles by module.
+            bot.rules_for(view)
             move, thought = await self.run("bots", None, think, bot, view)
             if table.bots.get(seat) is bot:
                 # The bot as it left its move (its random generator moved on), should it have
