@@ -282,7 +282,10 @@ def test_a_card_named_in_a_move_stays_hidden_from_who_cannot_see_it(
                     piles[row] = {"down": [None] * len(state.piles[row]), "up": []}
             return piles
 
-    with games.registered(Secret), TestClient(create_app(tmp_path / "s.sqlite3")) as client:
+    # Defined in this function, Secret cannot be pickled to a bots' worker process (see
+    # docs/games.md): its bots think in threads.
+    app = create_app(tmp_path / "s.sqlite3", worker_processes=False)
+    with games.registered(Secret), TestClient(app) as client:
         made = client.post("/api/shared", json={"game": "toy-secret", "seats": ["open", "random"]})
         table = made.json()["table"]
         with client.websocket_connect(f"/ws/shared/{table}") as socket:
