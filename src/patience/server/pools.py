@@ -3,8 +3,10 @@ threads another needs: twelve searches for a winnable deal must not hold up the 
 of moves at other tables.
 
 Each :class:`WorkPool` has its own threads, a bound on the work it holds (running and waiting)
-beyond which it refuses (503), and optionally a quota per client (an address) beyond which that
-client is refused (429) while others are still served.
+beyond which it refuses (503), and optionally a quota per client beyond which that client is
+refused (429) while others are still served. A client is named by one key or several (the server
+gives its address and its session: each has the quota, so that neither many sessions from one
+address nor one session from many addresses take more than their share).
 
 Threads, not processes: the expensive work is the solver's search, which runs in the Rust core
 with the interpreter lock released (``py.allow_threads`` in core/src/python.rs), so threads use
@@ -19,17 +21,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from .errors import CommandError
 
-__all__ = ["PoolLimits", "WorkPool"]
+__all__ = ["Client", "PoolLimits", "WorkPool", "client_keys"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+#: Who asks for work, as quotas count it: a key (an address), several keys (an address and a
+#: session: each is under the quota), or None (the server's own work, under no quota).
+Client = str | Sequence[str] | None
+
+
+def client_keys(client: Client) -> tuple[str, ...]:
+    """The keys a client is counted under (none for the server's own work)."""
+    if client is None:
+        return ()
+    if isinstance(client, str):
+        return (client,)
+    return tuple(client)
 
 
 @dataclass(frozen=True)
@@ -67,21 +82,20 @@ class WorkPool:
         return self._held
 
     def held_for(self, client: str) -> int:
-        """How much of ``client``'s work the pool holds."""
+        """How much work the pool holds for ``client`` (one key: an address, a session)."""
         return self._clients[client]
 
     async def run(
-        self, client: str | None, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+        self, client: Client, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
         """``work(*args, **kwargs)`` on one of the pool's threads, for ``client`` (None: the
-        server's own work, under no quota). Refused before any work: 429 when the client has
-        its quota under way, 503 when the pool holds all it may. Its place is given back only
-        when the work ends, even if the client went away meanwhile."""
+        server's own work, under no quota). Refused before any work: 429 when the client (any
+        of its keys) has its quota under way, 503 when the pool holds all it may. Its place is
+        given back only when the work ends, even if the client went away meanwhile."""
         limits = self.limits
-        if (
-            client is not None
-            and limits.per_client is not None
-            and self._clients[client] >= limits.per_client
+        keys = client_keys(client)
+        if limits.per_client is not None and any(
+            self._clients[key] >= limits.per_client for key in keys
         ):
             raise CommandError(
                 429,
@@ -94,28 +108,28 @@ class WorkPool:
         # Only touched on the event loop's thread: plain counters are enough.
         loop = asyncio.get_running_loop()
         self._held += 1
-        if client is not None:
-            self._clients[client] += 1
+        for key in keys:
+            self._clients[key] += 1
         try:
             future = self._pool.submit(work, *args, **kwargs)
         except BaseException:
-            self._release(client)
+            self._release(keys)
             raise
 
         def done(_: object) -> None:
             # The loop may have closed meanwhile (the server stopped): nothing to give back.
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._release, client)
+                loop.call_soon_threadsafe(self._release, keys)
 
         future.add_done_callback(done)
         return await asyncio.wrap_future(future)
 
-    def _release(self, client: str | None) -> None:
+    def _release(self, keys: tuple[str, ...]) -> None:
         self._held -= 1
-        if client is not None:
-            self._clients[client] -= 1
-            if self._clients[client] <= 0:
-                del self._clients[client]
+        for key in keys:
+            self._clients[key] -= 1
+            if self._clients[key] <= 0:
+                del self._clients[key]
 
     def close(self) -> None:
         """Take no more work; running work finishes in its threads."""

@@ -15,12 +15,14 @@ from .db import (
     EVENT_KINDS,
     MIGRATIONS,
     SCHEMA_VERSION,
+    Account,
     Event,
     GameStats,
     SharedSeat,
     Store,
     StoreError,
     TableRow,
+    name_key,
     valid_player_name,
 )
 
@@ -28,11 +30,13 @@ __all__ = [
     "EVENT_KINDS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "Account",
     "Event",
     "GameStats",
     "SharedSeat",
     "Store",
     "StoreError",
     "TableRow",
+    "name_key",
     "valid_player_name",
 ]
