@@ -704,7 +704,7 @@ def test_hints_are_bounded_per_table_per_address_and_in_all(db_path: Path) -> No
         return first_move_hinter(game)
 
     app = create_app(db_path, hinter=slow_hinter, hints_at_once=2)
-    with TestClient(app) as client:
+    with TestClient(app):
         # Three browsers (sessions) at three addresses, each with two tables of its own; the
         # first browser's session also asks from a fourth address.
         others = [TestClient(app, client=(f"10.0.0.{n}", 1000)) for n in range(3)]
