@@ -120,7 +120,7 @@ def claim_name_command(name: str, password_file: Path, db_path: Path | None, as_
             except StoreError as error:
                 raise click.ClickException(str(error)) from None
             claimed = True
-        tables = store.take_over(name, account.id)
+        tables = len(store.take_over(name, account.id))
     shown = account.display or name
     if as_json:
         echo_json({"name": shown, "claimed": claimed, "tables": tables, "store": str(path)})

@@ -938,6 +938,19 @@ class TableService:
         except Exception as error:  # the solver's failure must not take the server down
             raise CommandError(500, f"the hint failed: {error}") from None
 
+    def give(self, table_ids: list[str], account: int) -> None:
+        """Tables the store has just given to ``account`` (a name's tables taken over, an
+        anonymous session's joining the name it logged in as): those in memory follow."""
+        for table_id in table_ids:
+            table = self._tables.get(table_id)
+            if table is None:
+                continue
+            table.owner = account
+            if table.settings.private:
+                for seat in table.seats:
+                    if seat.bot is None and seat.token_hash is None:
+                        seat.owner = account
+
     async def tables_of(self, account: int | None, *, ongoing: bool) -> list[dict[str, Any]]:
         """An account's one-player tables, latest first (none for a session that owns
         nothing)."""

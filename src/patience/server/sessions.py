@@ -180,10 +180,11 @@ class Sessions:
             return visitor
         visitor = await self.owner(visitor)
         assert visitor.account is not None
-        await self.service.offload(self.store.take_over, old_name, visitor.account.id)
+        taken = await self.service.offload(self.store.take_over, old_name, visitor.account.id)
+        self.service.give(taken, visitor.account.id)
         if visitor.account.display is None:
-            taken = await self.service.offload(self.store.claimed_account, old_name)
-            if taken is None:  # never shown under somebody else's claimed name
+            claimed = await self.service.offload(self.store.claimed_account, old_name)
+            if claimed is None:  # never shown under somebody else's claimed name
                 return await self._update(visitor, display=old_name)
         return visitor
 
@@ -295,7 +296,10 @@ class Sessions:
             raise CommandError(403, f"wrong password for {account.display}")
         fresh = Visitor(secrets.token_urlsafe(32), account, visitor.address)
         old = visitor.token_hash if visitor.account is not None else None
-        await self.service.offload(self.store.switch_session, old, fresh.token_hash, account.id)
+        moved = await self.service.offload(
+            self.store.switch_session, old, fresh.token_hash, account.id
+        )
+        self.service.give(moved, account.id)
         return fresh
 
     def _verify(self, hashed: str, password: str) -> bool:

@@ -722,11 +722,11 @@ class Store:
                 db.execute("DELETE FROM accounts WHERE id = ?", (account,))
             raise
 
-    def switch_session(self, old_hash: str | None, new_hash: str, account: int) -> int:
+    def switch_session(self, old_hash: str | None, new_hash: str, account: int) -> list[str]:
         """End the session ``old_hash`` (if any) and start ``new_hash`` as ``account``'s (a
         login: the token changes). The old session's tables, if it was anonymous, become the
-        account's, and its anonymous account goes. Returns how many tables moved."""
-        moved = 0
+        account's, and its anonymous account goes. Returns the tables that moved."""
+        moved: list[str] = []
         with self._transaction() as db:
             if old_hash is not None:
                 row = db.execute(
@@ -736,9 +736,15 @@ class Store:
                 ).fetchone()
                 db.execute("DELETE FROM sessions WHERE token_hash = ?", (old_hash,))
                 if row is not None and row["name_key"] is None and row["id"] != account:
-                    moved = db.execute(
+                    moved = [
+                        str(found["id"])
+                        for found in db.execute(
+                            "SELECT id FROM tables WHERE owner_id = ?", (row["id"],)
+                        ).fetchall()
+                    ]
+                    db.execute(
                         "UPDATE tables SET owner_id = ? WHERE owner_id = ?", (account, row["id"])
-                    ).rowcount
+                    )
                     db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
             db.execute(
                 "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
@@ -781,18 +787,20 @@ class Store:
             found[row["name_key"]] = (name, count + int(row["n"]))
         return sorted(found.values())
 
-    def take_over(self, name: str, account: int) -> int:
+    def take_over(self, name: str, account: int) -> list[str]:
         """Give ``account`` the tables stored under ``name`` (compared by :func:`name_key`)
-        before sessions that nobody took over yet; how many."""
+        before sessions that nobody took over yet; which."""
+        waiting = (
+            "FROM tables WHERE owner_id IS NULL AND shared IS NULL AND id IN (SELECT s.table_id "
+            "FROM seats s JOIN players p ON p.id = s.player_id WHERE p.name_key = ?)"
+        )
+        key = name_key(name)
         with self._transaction() as db:
-            return int(
-                db.execute(
-                    "UPDATE tables SET owner_id = ? WHERE owner_id IS NULL AND shared IS NULL "
-                    "AND id IN (SELECT s.table_id FROM seats s JOIN players p "
-                    "ON p.id = s.player_id WHERE p.name_key = ?)",
-                    (account, name_key(name)),
-                ).rowcount
+            taken = [str(row["id"]) for row in db.execute(f"SELECT id {waiting}", (key,))]
+            db.execute(
+                f"UPDATE tables SET owner_id = ? WHERE id IN (SELECT id {waiting})", (account, key)
             )
+        return taken
 
     # -- statistics ------------------------------------------------------------------------
 
