@@ -135,6 +135,40 @@ def test_a_browser_without_a_cookie_gets_a_session_and_nothing_of_anybody(app: S
         assert answer.cookies[SESSION_COOKIE] != "not a token"
 
 
+def test_a_planted_token_never_becomes_a_session(app: Starlette) -> None:
+    planted = {"cookie": f"{SESSION_COOKIE}={'p' * 43}"}  # another's choice, in the cookie
+    with TestClient(app) as victim, TestClient(app) as planter:
+        made = victim.post("/api/tables", json={"game": "klondike", "deal": 7}, headers=planted)
+        assert made.status_code == 201
+        token = made.cookies[SESSION_COOKIE]
+        assert token != "p" * 43
+        assert planter.get("/api/tables", headers=planted).json() == []
+        mine = victim.get("/api/tables", headers={"cookie": f"{SESSION_COOKIE}={token}"})
+        assert [row["table"] for row in mine.json()] == [made.json()["table"]]
+
+
+def test_new_sessions_are_bounded_per_address(db_path: Path) -> None:
+    app = create_app(db_path, password_hasher=CHEAP)
+    app.state.sessions.new_sessions.per_minute = 2
+    with TestClient(app) as client:
+        for _ in range(2):  # a client that never keeps its cookie: a new session each time
+            client.cookies.clear()
+            assert client.post("/api/player", json={"name": "Ann"}).status_code == 200
+        client.cookies.clear()
+        refused = client.post("/api/player", json={"name": "Ann"})
+        assert refused.status_code == 429
+        assert refused.json()["error"].startswith("at most 2 new sessions a minute")
+
+
+def test_a_session_without_a_name_cannot_log_out(browsers: tuple[TestClient, TestClient]) -> None:
+    ann, _ = browsers
+    table = solo(ann)
+    refused = ann.post("/api/player/logout")
+    assert refused.status_code == 409
+    assert "claim one first" in refused.json()["error"]
+    assert table_ids(ann) == [table]
+
+
 def test_the_session_cookie_is_httponly_lax_and_secure_over_tls(app: Starlette) -> None:
     with TestClient(app) as plain:
         header = plain.get("/").headers["set-cookie"]

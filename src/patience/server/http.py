@@ -104,6 +104,10 @@ class RateLimit:
 
     def check(self, connection: HTTPConnection) -> None:
         """Count one for the connection's client, or refuse it."""
+        self.check_address(connection.client.host if connection.client else "")
+
+    def check_address(self, host: str) -> None:
+        """Count one for the client address ``host``, or refuse it."""
         if self.per_minute is None:
             return
         now = self.clock()
@@ -112,7 +116,6 @@ class RateLimit:
             self._times = {
                 host: times for host, times in self._times.items() if times[-1] > now - 60
             }
-        host = connection.client.host if connection.client else ""
         times = self._times.setdefault(host, deque())
         while times and times[0] <= now - 60:
             times.popleft()

@@ -41,6 +41,7 @@ __all__ = [
     "MIN_PASSWORD",
     "OLD_COOKIE",
     "PASSWORD_TRIES_PER_MINUTE",
+    "SESSIONS_PER_MINUTE",
     "SESSION_COOKIE",
     "SESSION_MAX_AGE",
     "Sessions",
@@ -61,6 +62,9 @@ DEFAULT_PLAYER = "guest"
 SESSION_MAX_AGE = 365 * 24 * 3600
 #: Attempts at a password (logins and claims) one client address may make in a minute.
 PASSWORD_TRIES_PER_MINUTE = 10
+#: New sessions stored for one client address in a minute (a browser's first table, name or
+#: setting): a client that never keeps its cookie cannot fill the store with sessions.
+SESSIONS_PER_MINUTE = 60
 #: A password's length, in characters.
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
@@ -138,11 +142,13 @@ class Sessions:
         *,
         hasher: PasswordHasher | None = None,
         tries_per_minute: int | None = PASSWORD_TRIES_PER_MINUTE,
+        sessions_per_minute: int | None = SESSIONS_PER_MINUTE,
     ) -> None:
         self.store = store
         self.service = service
         self.hasher = hasher or PasswordHasher()
         self.tries = RateLimit(tries_per_minute, "password attempts")
+        self.new_sessions = RateLimit(sessions_per_minute, "new sessions")
 
     # -- who is asking ---------------------------------------------------------------------
 
@@ -158,11 +164,15 @@ class Sessions:
 
     async def owner(self, visitor: Visitor) -> Visitor:
         """The visitor with a stored session and account (made now if the session owned
-        nothing yet): before it owns a table, a name or a setting."""
+        nothing yet): before it owns a table, a name or a setting. A new session always has a
+        new token, never the one the browser came with: a token somebody else chose and
+        planted in the browser's cookies never becomes a session."""
         if visitor.account is not None:
             return visitor
-        account = await self.service.offload(self.store.new_session, visitor.token_hash)
-        return replace(visitor, account=account)
+        self.new_sessions.check_address(visitor.address)
+        fresh = secrets.token_urlsafe(32)
+        account = await self.service.offload(self.store.new_session, session_hash(fresh))
+        return Visitor(fresh, account, visitor.address)
 
     async def take_old_name(self, visitor: Visitor, old_name: str) -> Visitor:
         """A browser came with the cookie of the days before sessions: the session takes over
@@ -310,9 +320,15 @@ class Sessions:
 
     async def logout(self, visitor: Visitor) -> Visitor:
         """``POST /api/player/logout``: the session ends; the browser gets a new token that
-        owns nothing. The account keeps its tables (a claimed name's are reached again by
-        logging in)."""
+        owns nothing. The name keeps its tables, reached again by logging in. Refused (409)
+        to a session that has not claimed a name: nothing could bring its tables back."""
         if visitor.account is not None:
+            if not visitor.account.claimed:
+                raise CommandError(
+                    409,
+                    "you are not logged in to a name: claim one first, or your tables would be "
+                    "out of reach for good",
+                )
             await self.service.offload(self.store.end_session, visitor.token_hash)
         return Visitor(secrets.token_urlsafe(32), None, visitor.address)
 
