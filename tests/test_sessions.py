@@ -429,7 +429,7 @@ def test_the_admin_claims_an_old_name_for_a_player_who_lost_the_cookie(
 
 def test_a_store_of_the_name_cookie_days_migrates(db_path: Path) -> None:
     db = sqlite3.connect(db_path)
-    migrate(db, MIGRATIONS, 3)
+    migrate(db, MIGRATIONS, 4)  # the last version of the name cookie's days
     db.execute("INSERT INTO players (name, created) VALUES ('STRASSE', 0), ('Ann', 0)")
     db.execute(
         "INSERT INTO tables (id, game, options, deal, created, updated) "
