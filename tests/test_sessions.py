@@ -463,12 +463,24 @@ def test_shared_tables_are_reached_by_link_and_listed_only_if_their_creator_chos
     # The link is enough: anybody holding it may look on and join.
     assert bob.get(f"/api/shared/{hidden}").status_code == 200
     assert bob.get(f"/table/{hidden}").status_code == 200
+    assert claim(ann, "Ann").status_code == 200
     with bob.websocket_connect(f"/ws/shared/{hidden}") as socket:
         assert socket.receive_json()["type"] == "state"
+        # Nobody sits under another's claimed name.
+        socket.send_text(json.dumps({"type": "join", "seat": 0, "name": "ANN"}))
+        while (message := socket.receive_json())["type"] != "error":
+            pass
+        assert message["status"] == 409
+        assert "log in as Ann" in message["error"]
         socket.send_text(json.dumps({"type": "join", "seat": 0, "name": "Bob"}))
         while (message := socket.receive_json())["type"] != "joined":
             pass
         assert message["seat"] == 0
+    with ann.websocket_connect(f"/ws/shared/{listed}") as socket:  # her own name, logged in
+        socket.send_text(json.dumps({"type": "join", "seat": 0, "name": "ann"}))
+        while (message := socket.receive_json())["type"] != "joined":
+            assert message["type"] != "error", message
+        assert message["name"] == "ann"
 
 
 def test_table_ids_are_unguessable(browsers: tuple[TestClient, TestClient]) -> None:

@@ -675,6 +675,11 @@ class TableService:
             name = valid_player_name(data.get("name"))
         except StoreError as error:
             raise CommandError(400, str(error)) from None
+        claimed = await self.offload(self.store.claimed_account, name)
+        if claimed is not None and claimed.id != conn.account:
+            raise CommandError(
+                409, f"{name} is a claimed name: log in as {claimed.display} to sit as it"
+            )
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         async with table.lock:
@@ -768,7 +773,7 @@ class TableService:
         self, socket: WebSocket, table_id: str, dialect: Dialect, account: int | None
     ) -> None:
         table, seat = await self.enter(table_id, account)  # a refusal: serve() tells why
-        conn = Connection(socket, seat, dialect)
+        conn = Connection(socket, seat, dialect, account=account)
         self.connect(table, conn)
         dropped = asyncio.ensure_future(conn.closed.wait())
         try:

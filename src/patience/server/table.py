@@ -215,6 +215,8 @@ class Connection:
     closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     #: The task that sends the outbox (None until the service starts it).
     writer: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: The account of the connection's session (None: a session that owns nothing).
+    account: int | None = None
 
     def post(self, message: dict[str, Any]) -> bool:
         """Queue ``message``; a state replaces any state still queued. False (nothing queued)
