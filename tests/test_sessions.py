@@ -444,7 +444,7 @@ def test_a_store_of_the_name_cookie_days_migrates(db_path: Path) -> None:
         assert store.unclaimed_names() == [("STRASSE", 1)]
         row = store.table("t")
         assert row is not None
-        assert (row.owner, row.listed, row.seats) == (None, False, ["STRASSE"])
+        assert (row.owner, row.shared, row.seats) == (None, False, ["STRASSE"])
 
 
 def test_shared_tables_are_reached_by_link_and_listed_only_if_their_creator_chose(

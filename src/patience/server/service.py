@@ -348,7 +348,6 @@ class TableService:
             row.finished,
             last=last,
             owner=row.owner,
-            listed=row.listed,
         )
 
     def _from_snapshot(
@@ -428,7 +427,6 @@ class TableService:
                 seats,
                 stored,
                 owner=new.owner,
-                listed=new.listed,
             )
         row = self.store.table(table_id)
         assert row is not None
@@ -440,7 +438,6 @@ class TableService:
             row.created,
             0,
             owner=new.owner,
-            listed=new.listed,
         )
 
     # -- what each connection is sent --------------------------------------------------------
@@ -1012,10 +1009,15 @@ class TableService:
         """The tables of several players that ``account`` may see listed: those their
         creators listed in the lobby, and its own; latest first. A table's seats are shown as
         its spectators see them."""
-        rows = await self.offload(self.store.shared_tables, account)
+
+        def read() -> list[tuple[Any, list[SharedSeat], dict[str, Any]]]:
+            return [
+                (row, self.store.shared_seats(row.id), self.store.shared_settings(row.id) or {})
+                for row in self.store.shared_tables(account)
+            ]
+
         listed = []
-        for row in rows:
-            seats = await self.offload(self.store.shared_seats, row.id)
+        for row, seats, settings in await self.offload(read):
             listed.append(
                 {
                     "table": row.id,
@@ -1036,7 +1038,7 @@ class TableService:
                         for seat in seats
                     ],
                     "result": row.result,
-                    "listed": row.listed,
+                    "listed": settings.get("listed") is True,
                     "mine": account is not None and row.owner == account,
                     "created": row.created,
                 }

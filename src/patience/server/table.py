@@ -138,6 +138,8 @@ class Settings:
     deal_chosen: bool = False
     #: The bots' seed: seat ``i``'s bot is seeded ``"SEED:i"`` (as ``patience match`` does).
     seed: str = ""
+    #: Its creator chose to list it in the lobby (``GET /api/lobby``) while seats are open.
+    listed: bool = False
 
     def stored(self) -> dict[str, Any] | None:
         """The settings as a shared table's store row keeps them; None for a private table,
@@ -149,6 +151,7 @@ class Settings:
             "stand_in": self.stand_in,
             "deal_chosen": self.deal_chosen,
             "seed": self.seed,
+            "listed": self.listed,
         }
 
 
@@ -165,6 +168,7 @@ def shared_settings(stored: Mapping[str, Any]) -> Settings:
         absence=float(stored.get("absence", DEFAULT_ABSENCE)),
         deal_chosen=bool(stored.get("deal_chosen", False)),
         seed=str(stored.get("seed", "")),
+        listed=stored.get("listed") is True,
     )
 
 
@@ -277,8 +281,6 @@ class Table:
     #: The account the table belongs to (a one-player table's player, a shared table's
     #: creator; None: a table stored before sessions, that nobody has taken over).
     owner: int | None = None
-    #: A shared table its creator chose to list in the lobby.
-    listed: bool = False
 
     # -- who sits where
 
@@ -465,8 +467,6 @@ class NewTable:
     winnable: bool = False
     #: The account it belongs to (its player's, or its creator's).
     owner: int | None = None
-    #: A shared table the lobby lists.
-    listed: bool = False
 
 
 def solo_request(
@@ -576,13 +576,14 @@ def shared_request(data: object, owner: int | None = None) -> NewTable:
         raise CommandError(400, "'seed' (the bots' random seed) is a whole number")
     listed = data.get("listed", False)
     if not isinstance(listed, bool):
-        raise CommandError(400, "'listed' is true (the lobby lists the table) or false")
+        raise CommandError(400, "'listed' (show the table in the lobby) is true or false")
     settings = shared_settings(
         {
             "absence": float(absence),
             "stand_in": stand_in.strip().lower(),
             "deal_chosen": deal is not None,
             "seed": "" if seed is None else str(seed),
+            "listed": listed,
         }
     )
-    return NewTable(rules, deal, seats, settings, owner=owner, listed=listed)
+    return NewTable(rules, deal, seats, settings, owner=owner)

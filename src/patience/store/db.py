@@ -55,8 +55,8 @@ def _sessions_step(db: sqlite3.Connection) -> None:
     ``show_stats`` whether anybody may see its statistics. A session is kept as the SHA-256
     of its token (the token itself is never stored). A table's ``owner_id`` is the account it
     belongs to (a one-player table's player, a shared table's creator); tables stored before
-    sessions have none and stay their old names' (``players``) until claimed. ``listed``: a
-    shared table its creator chose to show in the lobby. ``players.name_key`` is the key of
+    sessions have none and stay their old names' (``players``) until claimed (whether a shared
+    table is listed in the lobby is one of its settings). ``players.name_key`` is the key of
     each old name, so that old tables can be found by a name compared the new way.
     """
     for statement in statements(
@@ -76,9 +76,7 @@ def _sessions_step(db: sqlite3.Connection) -> None:
         );
         CREATE INDEX sessions_by_account ON sessions(account_id);
         ALTER TABLE tables ADD COLUMN owner_id INTEGER REFERENCES accounts(id);
-        ALTER TABLE tables ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX tables_by_owner ON tables(owner_id);
-        CREATE INDEX tables_listed ON tables(listed);
         ALTER TABLE players ADD COLUMN name_key TEXT;
         CREATE INDEX players_by_key ON players(name_key)
         """
@@ -222,8 +220,6 @@ class TableRow:
     events: int
     #: The account the table belongs to (None: stored before sessions, or by name).
     owner: int | None = None
-    #: A shared table its creator listed in the lobby.
-    listed: bool = False
     #: A table of several players (False: a one-player table).
     shared: bool = False
 
@@ -565,16 +561,14 @@ class Store:
         settings: dict[str, Any],
         *,
         owner: int | None = None,
-        listed: bool = False,
     ) -> None:
         """Store a new table of several players: its seats (bots, or open), its settings
-        (JSON), its creator's account (``owner``) and whether the lobby lists it, in one
-        transaction."""
+        (JSON) and its creator's account (``owner``), in one transaction."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables (id, game, options, deal, created, updated, shared, owner_id, "
-                "listed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, options, deal, created, updated, shared, owner_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table_id,
                     game,
@@ -584,7 +578,6 @@ class Store:
                     now,
                     json.dumps(settings),
                     owner,
-                    int(listed),
                 ),
             )
             db.executemany(
@@ -654,10 +647,12 @@ class Store:
 
     def shared_tables(self, account: int | None, *, limit: int = 50) -> list[TableRow]:
         """The tables of several players the lobby shows to ``account``: those their creators
-        listed, and the account's own (None: listed ones only), the latest first."""
+        listed (``"listed": true`` in their settings), and the account's own (None: listed ones
+        only), the latest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id FROM tables WHERE shared IS NOT NULL AND (listed = 1 OR owner_id = ?) "
+                "SELECT id FROM tables WHERE shared IS NOT NULL "
+                "AND (json_extract(shared, '$.listed') = 1 OR owner_id = ?) "
                 "ORDER BY created DESC LIMIT ?",
                 (account, limit),
             ).fetchall()
@@ -962,6 +957,5 @@ def _table_row(row: sqlite3.Row, seats: list[str | None]) -> TableRow:
         score=row["score"],
         events=int(row["events"]),
         owner=row["owner_id"],
-        listed=bool(row["listed"]),
         shared=row["shared"] is not None,
     )
