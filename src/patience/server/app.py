@@ -53,6 +53,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import record
@@ -127,17 +128,17 @@ class CookieJar:
     """ASGI middleware: the cookies a handler queued (:func:`queue_cookie`) go out with the
     response, whichever response it is (an error's too)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         jar: dict[str, tuple[bytes, bytes]] = {}
         scope[_COOKIES] = jar
 
-        async def send_with_cookies(message: Any) -> None:
+        async def send_with_cookies(message: Message) -> None:
             if message["type"] == "http.response.start" and jar:
                 message = {**message, "headers": [*message.get("headers", []), *jar.values()]}
             await send(message)
