@@ -425,6 +425,24 @@ def test_the_admin_claims_an_old_name_for_a_player_who_lost_the_cookie(
     with TestClient(create_app(db_path, password_hasher=CHEAP)) as browser:
         assert login(browser, "Straße").status_code == 200
         assert table_ids(browser) == ["old-straße"]
+        assert browser.get("/api/tables/old-straße").status_code == 200
+
+
+def test_a_running_server_sees_the_admins_claim(db_path: Path, tmp_path: Path) -> None:
+    old_store(db_path)
+    secret = tmp_path / "password"
+    secret.write_text(PASSWORD)
+    with TestClient(create_app(db_path, password_hasher=CHEAP)) as browser:
+        # Somebody probed the old table: the server read it, and refused it.
+        assert browser.get("/api/tables/old-ann").status_code == 404
+        done = CliRunner().invoke(
+            main,
+            ["admin", "claim-name", "ann", "--password-file", str(secret), "--db", str(db_path)],
+        )
+        assert done.exit_code == 0, done.output
+        assert "1 table taken over" in done.output
+        assert login(browser, "ANN").status_code == 200
+        assert browser.get("/api/tables/old-ann").json()["seats"] == ["Ann"]
 
 
 def test_a_store_of_the_name_cookie_days_migrates(db_path: Path) -> None:

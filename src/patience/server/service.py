@@ -720,6 +720,10 @@ class TableService:
         table = await self.get(table_id)
         seat = table.seat_of_owner(account)
         if seat is None and table.settings.private:
+            if table.owner is None and not table.in_use:
+                # A table of the days before sessions: nobody's until taken over, perhaps by
+                # `patience admin claim-name` in another process; read afresh next time.
+                self._forget(table)
             raise CommandError(404, f"there is no table {table_id!r}")
         return table, seat
 
