@@ -325,6 +325,14 @@ def test_statistics_are_private_unless_shown(browsers: tuple[TestClient, TestCli
     assert ann.post("/api/player", json={"show_stats": "yes"}).status_code == 400
     assert ann.post("/api/player", json={"show_stats": False}).status_code == 200
     assert bob.get("/api/stats?player=ann").status_code == 403
+    # An unclaimed name is only how a session is shown: its own page, until somebody claims it.
+    assert bob.post("/api/player", json={"name": "Cleo"}).status_code == 200
+    assert bob.get("/api/stats?player=cleo").json()["player"] == "Cleo"
+    cleo = TestClient(ann.app)
+    assert claim(cleo, "CLEO").status_code == 200
+    assert bob.get("/api/stats?player=cleo").json()["error"] == (
+        "the statistics of CLEO are private"
+    )
 
 
 def old_store(path: Path) -> None:

@@ -352,8 +352,12 @@ class Sessions:
                 name = valid_player_name(name)
             except StoreError as error:
                 raise CommandError(400, str(error)) from None
-            if own is None or own.display is None or name_key(own.display) != name_key(name):
+            key = name_key(name)
+            if own is None or own.key != key:
                 other = await self.service.offload(self.store.claimed_account, name)
+                shown = None if own is None or own.display is None else name_key(own.display)
+                if other is None and shown == key:
+                    return await self.service.stats(own, visitor.name)  # his unclaimed name
                 if other is None:
                     raise CommandError(
                         404, f"nobody has claimed the name {name}: only claimed names are found"
