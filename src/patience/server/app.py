@@ -79,13 +79,14 @@ from .limits import (
     page_files,
 )
 from .rules import RulesBook
-from .service import TableService, shared_catalogue
+from .service import SOCKETS_PER_CLIENT, TableService, shared_catalogue
 from .sessions import (
     DEFAULT_PLAYER,
     OLD_COOKIE,
     PASSWORD_TRIES_PER_MINUTE,
     SESSION_COOKIE,
     SESSION_MAX_AGE,
+    SESSIONS_PER_MINUTE,
     Sessions,
     Visitor,
 )
@@ -260,6 +261,8 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     password_hasher: PasswordHasher | None = None,
     password_tries_per_minute: int | None = PASSWORD_TRIES_PER_MINUTE,
+    sessions_per_minute: int | None = SESSIONS_PER_MINUTE,
+    sockets_per_client: int | None = SOCKETS_PER_CLIENT,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -275,16 +278,26 @@ def create_app(
     made to point at this server (DNS rebinding) gets a 400, not our origin.
     ``password_hasher`` hashes the passwords of claimed names (argon2's defaults; tests give
     a cheaper one); ``password_tries_per_minute`` bounds the logins and claims one address
-    may try in a minute (None: no bound).
+    may try in a minute (None: no bound), ``sessions_per_minute`` the new sessions stored for
+    one address in a minute and ``sockets_per_client`` the websockets one address may hold
+    open (None: no bound, for benchmarks whose every client is one address).
     """
     origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
     service = TableService(
-        store, deal_picker=deal_picker, hinter=hinter, hints_at_once=hints_at_once
+        store,
+        deal_picker=deal_picker,
+        hinter=hinter,
+        hints_at_once=hints_at_once,
+        sockets_per_client=sockets_per_client,
     )
     sessions = Sessions(
-        store, service, hasher=password_hasher, tries_per_minute=password_tries_per_minute
+        store,
+        service,
+        hasher=password_hasher,
+        tries_per_minute=password_tries_per_minute,
+        sessions_per_minute=sessions_per_minute,
     )
     rules_book = RulesBook(rules_dirs)
 

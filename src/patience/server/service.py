@@ -193,10 +193,10 @@ class TableService:
         hints_at_once: int = HINTS_AT_ONCE,
         send_timeout: float = SEND_TIMEOUT,
         pools: Mapping[str, PoolLimits] | None = None,
-        sockets_per_client: int = SOCKETS_PER_CLIENT,
+        sockets_per_client: int | None = SOCKETS_PER_CLIENT,
     ) -> None:
         self.store = store
-        #: Websockets one client address may hold open at once.
+        #: Websockets one client address may hold open at once (None: no bound).
         self.sockets_per_client = sockets_per_client
         self._sockets: Counter[str] = Counter()
         #: Seconds one message to a websocket may take before its client is dropped.
@@ -742,7 +742,8 @@ class TableService:
         nothing. ``client`` (an address) holds at most :attr:`sockets_per_client` websockets:
         one more is refused (429)."""
         await socket.accept()
-        counted = client is not None and self._sockets[client] < self.sockets_per_client
+        bound = self.sockets_per_client
+        counted = client is not None and (bound is None or self._sockets[client] < bound)
         try:
             if client is not None and not counted:
                 raise CommandError(
