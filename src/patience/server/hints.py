@@ -31,10 +31,10 @@ Hinter = Callable[[Game], dict[str, Any]]
 
 class HintGate:
     """Bounds the hints being worked out: one per table at a time (another request for the
-    same table is a 429 while it runs), ``per_client`` for one client address (a 429 beyond) and
-    at most ``at_once`` in all (a 503 beyond). The hints
-    run on a pool of ``at_once`` threads of their own; a slot is given back only when the
-    solver has finished, even if the client went away meanwhile."""
+    same table is a 429 while it runs), ``per_client`` for each key of a client (its address,
+    its session: a 429 beyond) and at most ``at_once`` in all (a 503 beyond). The hints run on
+    a pool of ``at_once`` threads of their own; a slot is given back only when the solver has
+    finished, even if the client went away meanwhile."""
 
     def __init__(self, at_once: int = HINTS_AT_ONCE, per_client: int = HINTS_PER_CLIENT) -> None:
         if at_once < 1 or per_client < 1:
