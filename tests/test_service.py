@@ -194,13 +194,15 @@ def test_both_addresses_serve_both_kinds_of_table_on_one_loop(client: TestClient
 
 def test_a_private_table_refuses_spectators_on_both_addresses(client: TestClient) -> None:
     one = solo(client)
-    client.post("/api/player", json={"name": "Bob"})
-    for url in (f"/ws/tables/{one}", f"/ws/shared/{one}"):
-        with client.websocket_connect(url) as socket:
-            error = socket.receive_json()
-            assert (error["status"], error["error"]) == (403, "Bob has no seat at this table")
-    assert client.get(f"/api/shared/{one}").status_code == 403
-    assert client.get(f"/api/shared/{one}/record").status_code == 403
+    # Another browser (another session), whatever name it goes by: as if there were no table.
+    with TestClient(client.app) as other:
+        other.post("/api/player", json={"name": "Bob"})
+        for url in (f"/ws/tables/{one}", f"/ws/shared/{one}"):
+            with other.websocket_connect(url) as socket:
+                error = socket.receive_json()
+                assert (error["status"], error["error"]) == (404, f"there is no table {one!r}")
+        assert other.get(f"/api/shared/{one}").status_code == 404
+        assert other.get(f"/api/shared/{one}/record").status_code == 404
 
 
 class HangingSocket:
@@ -357,13 +359,15 @@ def test_every_address_of_today_still_answers(client: TestClient) -> None:
     assert (moved.status_code, moved.headers["location"]) == (307, f"/play/{one}")
     moved = client.get(f"/play/{two}", follow_redirects=False)
     assert (moved.status_code, moved.headers["location"]) == (307, f"/table/{two}")
-    assert client.get("/play/nosuch", follow_redirects=False).status_code == 200
+    # The page of a table that is not there (or is another's) is the page, which says so.
+    assert client.get("/play/nosuch", follow_redirects=False).status_code == 404
     for url in (
         "/api/games",
         "/api/shared/games",
         "/api/player",
         "/api/tables",
         "/api/tables?ongoing=1",
+        "/api/shared",
         "/api/stats",
         "/api/rules/klondike",
         f"/api/tables/{one}",
@@ -382,6 +386,9 @@ def test_every_address_of_today_still_answers(client: TestClient) -> None:
         with client.websocket_connect(url) as socket:
             assert socket.receive_json()["type"] == "state"
     assert client.post("/api/player", json={"name": "Ann"}).status_code == 200
+    for url in ("/api/player/claim", "/api/player/login"):
+        assert client.post(url, json={}).status_code == 400
+    assert client.post("/api/player/logout").status_code == 409  # no name to come back to
 
 
 def test_a_table_is_rebuilt_off_the_event_loop_once(db_path: Path) -> None:

@@ -235,6 +235,9 @@ def test_two_pages_of_a_table_stay_in_step_and_a_page_reconnects_after_a_restart
             f"{live.url}/api/tables", data={"game": "klondike", "deal": 7}
         )
         table_id = response.json()["table"]
+        # Two tabs of one browser: the second has the first's session (a one-player table is
+        # its session's only).
+        second.page.context.add_cookies(first.page.context.cookies())
         for watched in (first, second):
             watched.page.goto(f"{live.url}/play/{table_id}")
             watched.page.wait_for_selector('[data-testid="connection"][data-status="live"]')
