@@ -548,10 +548,12 @@ def test_missing_rules_and_unknown_games_are_a_clear_404(tmp_path: Path) -> None
 # -- automatic finish ----------------------------------------------------------------------
 
 
-def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Path) -> None:
+def test_automatic_finish_plays_the_winning_moves_one_by_one(db_path: Path) -> None:
     won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
-    # From move 113 on the golden game has every card face up, the stock and waste empty.
-    ready = 113
+    # From move 97 on the golden game has every tableau card face up and the stock (two cards
+    # left) gone through once: nothing is hidden, and the solver proves the win (issue 21: the
+    # finish no longer waits for the stock and waste to be empty).
+    ready = 97
     with TestClient(create_app(db_path)) as client:
         table = new_table(client, deal=won.deal, **won.options)["table"]
         for move in won.moves[: ready - 1]:
@@ -570,26 +572,27 @@ def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Pa
         ).json()
         assert finished["outcome"]["result"] == "won"
         assert finished["can_autofinish"] is False
-        assert finished["moves"] == len(won.moves)
-        # One stored event per foundation move, each undoable like any other.
-        assert finished["events"] == state["events"] + len(won.moves) - ready
+        total = finished["moves"]
+        assert total > ready
+        # One stored event per move, each undoable like any other.
+        assert finished["events"] == state["events"] + total - ready
         undone = send(client, table, "undo").json()
-        assert undone["moves"] == len(won.moves) - 1
+        assert undone["moves"] == total - 1
         assert undone["outcome"]["result"] == "ongoing"
         assert undone["can_autofinish"] is True
         assert client.post(f"/api/tables/{table}/autofinish").json()["outcome"]["result"] == "won"
     with TestClient(create_app(db_path)) as client:
         resumed = client.get(f"/api/tables/{table}").json()
-        assert (resumed["moves"], resumed["outcome"]["result"]) == (len(won.moves), "won")
+        assert (resumed["moves"], resumed["outcome"]["result"]) == (total, "won")
         assert client.post(f"/api/tables/{table}/autofinish").status_code == 422
 
 
-def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty() -> None:
+def test_automatic_finish_needs_nothing_hidden_and_a_proved_win() -> None:
     from patience.server.table import autofinish_moves
 
-    def klondike(**piles: tuple[list[str], list[str]]) -> patience.Game:
+    def klondike(redeals: int = 0, **piles: tuple[list[str], list[str]]) -> patience.Game:
         """A Klondike position: each foundation built to the jack, the kings and queens as
-        given (face down, face up) and every other pile empty."""
+        given (face down, face up) and every other pile empty, ``redeals`` passes made."""
         layout = {
             name: {"down": [], "up": []}
             for name in patience.new("klondike", deal=1).position()["piles"]
@@ -599,7 +602,9 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
         for name, (down, up) in piles.items():
             layout[name] = {"down": down, "up": up}
         start = patience.new("klondike", deal=1).position()
-        return patience.Game.from_position({**start, "deal": None, "piles": layout})
+        return patience.Game.from_position(
+            {**start, "deal": None, "piles": layout, "redeals": redeals}
+        )
 
     ready = klondike(
         t1=([], ["Kc", "Qd"]), t2=([], ["Kd", "Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
@@ -619,7 +624,18 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
         t3=([], ["Kh", "Qs"]),
         t4=([], ["Ks"]),
     )
+    # A stock not yet gone through hides its cards; once a pass is made they count as seen.
     assert autofinish_moves(stock) is None
+    seen = klondike(
+        1,
+        stock=(["Qh"], []),
+        t1=([], ["Kc", "Qd"]),
+        t2=([], ["Kd", "Qc"]),
+        t3=([], ["Kh", "Qs"]),
+        t4=([], ["Ks"]),
+    )
+    through = autofinish_moves(seen)
+    assert through is not None and "stock" in [move.text() for move in through]
     waste = klondike(
         waste=([], ["Qh"]),
         t1=([], ["Kc", "Qd"]),
@@ -627,7 +643,8 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
         t3=([], ["Kh", "Qs"]),
         t4=([], ["Ks"]),
     )
-    assert autofinish_moves(waste) is None
+    # The waste's cards are seen: the solver proves the win with the queen of hearts on it.
+    assert autofinish_moves(waste) is not None
     # Automatic finish makes the same moves the player could: none of them is lost on the way.
     for move in moves:
         ready.push(move)
