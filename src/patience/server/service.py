@@ -42,7 +42,7 @@ from ..bots import BOTS
 from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
-from ..solve import safe_moves
+from ..solve import SAFE_MOVE_GAMES, safe_moves
 from ..store import SharedSeat, Store, StoreError, valid_player_name
 from .catalogue import (
     DealPicker,
@@ -448,8 +448,9 @@ class TableService:
             "can_autofinish": "autofinish" in allowed
             and seat == turn
             and self._finish_moves(table) is not None,
-            # The solver's safe moves to the foundations (docs/solving.md), which the page may
-            # have made at once by the command autoplay.
+            # Whether this table makes the solver's safe moves to the foundations on request
+            # (docs/solving.md), and which ones there are now (the command autoplay makes them).
+            "has_safe_moves": "autoplay" in allowed and game.name in SAFE_MOVE_GAMES,
             "safe_moves": [move.text() for move in self._safe_moves(table)]
             if "autoplay" in allowed and seat == turn
             else [],
