@@ -200,7 +200,6 @@ export class TablePage {
     });
     this.timer = setInterval(() => this.tick(), 1000);
     this.connect();
-    this.autoplaySoon();
   }
 
   /** Automatic moves at the start of a deal (aces dealt face up), when the setting is on. */
@@ -223,6 +222,8 @@ export class TablePage {
   }
 
   showConnection(status) {
+    // A fresh deal's safe cards go up once the table's socket is open (the moves go over it).
+    if (status === "live") this.autoplaySoon();
     if (!this.connection) return;
     this.connection.dataset.status = status;
     this.connection.textContent = { live: "live", connecting: "connecting…",
@@ -688,7 +689,6 @@ export class TablePage {
       this.newDealButton.disabled = true;
       this.show(await api.newDeal(this.tableId, null, winnable));
       this.message("");
-      this.autoplaySoon();
     } catch (error) {
       this.message(error.message, true);
     } finally {
