@@ -186,11 +186,12 @@ function fanSteps(slot, pile, limit, sizes) {
   const upStep = Math.max(strip, sizes.upStep);
   const covered = Math.max(0, ups - 1); // face-up cards with another one on them
   const room = limit - slot.y - CARD_H;
-  const steps = { downStep: DOWN_STEP, upStep, stacked: false, stackStep: sizes.stackStep };
-  if (downs * DOWN_STEP + covered * upStep <= room) return steps;
+  const natural = Math.max(DOWN_STEP, sizes.minDown); // never a sliver when there is room
+  const steps = { downStep: natural, upStep, stacked: false, stackStep: sizes.stackStep };
+  if (downs * natural + covered * upStep <= room) return steps;
   // Face-down cards first: as thin as still readable, then stacked.
   const downRoom = room - covered * upStep;
-  const downStep = downs ? Math.min(DOWN_STEP, downRoom / downs) : DOWN_STEP;
+  const downStep = downs ? Math.min(natural, downRoom / downs) : natural;
   if (downStep >= sizes.minDown) return { ...steps, downStep };
   const stacked = downs > 1 && sizes.minDown * downs > sizes.stackStep;
   const downPart = stacked ? sizes.stackStep : downs * sizes.minDown;
@@ -216,7 +217,8 @@ function arrange(spec, view, sizes, limit = Infinity) {
     for (const [name, slot] of Object.entries(spec.piles)) {
       if (slot.row !== row || !view.piles[name]) continue;
       let placed = { ...slot, x: MARGIN + slot.col * (CARD_W + GAP), y, rightStep,
-        downStep: DOWN_STEP, upStep: Math.max(indexStrip(index), sizes.upStep), stacked: false,
+        downStep: Math.max(DOWN_STEP, sizes.minDown),
+        upStep: Math.max(indexStrip(index), sizes.upStep), stacked: false,
         stackStep: sizes.stackStep };
       if (slot.mode === "down") {
         // Only the last row closes up to the window's height (rows above it keep their room).
@@ -264,7 +266,7 @@ export function tableSizing(spec, fit) {
     displayWidth: scale < full - 1e-9 ? width * scale : null,
     index: Math.max(index, Math.ceil(clamp(INDEX_MIN_PX / scale, INDEX_MIN, INDEX_MAX))),
     countFont: Math.round(clamp(COUNT_PX / scale, 18, 44)),
-    minDown: Math.min(DOWN_STEP, SLIVER_PX / scale),
+    minDown: SLIVER_PX / scale,
     stackStep: Math.round(clamp(COUNT_PX / scale, 18, 44)) + 12,
     upStep: UP_STEP,
   };
