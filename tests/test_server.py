@@ -945,3 +945,88 @@ def test_the_creation_limit_forgets_what_is_a_minute_old() -> None:
     limit.check(other)  # another address has its own count
     now[0] = 60.5
     limit.check(request)
+
+
+# -- forgiving play (issue 21): automatic safe moves, resigning from the move box ----------------
+
+
+def test_autoplay_makes_the_solvers_safe_moves_each_undoable(client: TestClient) -> None:
+    state = new_table(client)
+    table = state["table"]
+    # Deal 7 has the ace of clubs face up on pile 7: the one safe move.
+    assert state["has_safe_moves"] is True
+    assert state["safe_moves"] == ["t7-f1"]
+    played = send(client, table, "autoplay").json()
+    assert played["moves"] == 1
+    assert played["view"]["piles"]["f1"]["up"] == ["Ac"]
+    assert played["safe_moves"] == []
+    # Nothing left to play is no error, and changes nothing.
+    again = send(client, table, "autoplay")
+    assert again.status_code == 200
+    assert again.json()["events"] == played["events"]
+    undone = send(client, table, "undo").json()
+    assert undone["view"]["piles"]["t7"]["up"] == ["Ac"]
+    assert undone["safe_moves"] == ["t7-f1"]  # offered, not made: Undo is not followed by it
+    # A move with "autoplay": the move, then the safe moves, each an event of its own.
+    moved = send(client, table, "move", move="stock", autoplay=True).json()
+    assert moved["moves"] == 2
+    assert moved["events"] == undone["events"] + 2
+    assert moved["view"]["piles"]["f1"]["up"] == ["Ac"]
+    assert send(client, table, "move", move="t2-t4", autoplay="yes").status_code == 400
+
+
+def test_autoplay_leaves_a_card_taken_down_from_a_foundation() -> None:
+    from patience.server.service import autoplay_moves
+    from patience.solve import safe_moves
+
+    start = patience.new("klondike", deal=1).position()
+    piles: dict[str, dict[str, list[str]]] = {
+        name: {"down": [], "up": []} for name in start["piles"]
+    }
+    piles["f1"]["up"] = ["Ac", "2c"]
+    piles["t1"]["up"] = ["3h"]
+    rest = [f"{r}{s}" for s in "cdhs" for r in "A23456789TJQK" if f"{r}{s}" not in "Ac2c3h"]
+    piles["t7"]["down"], piles["t7"]["up"] = rest[:-1], rest[-1:]
+    game = patience.Game.from_position({**start, "deal": None, "piles": piles})
+    game.push("f1-t1")  # the two of clubs taken down onto the three of hearts, on purpose
+    # Safe by the solver's rule (a two), but not sent straight back up.
+    assert [move.text() for move in safe_moves(game)] == ["t1-f1"]
+    assert autoplay_moves(game) == []
+
+
+def test_games_without_a_proved_safe_move_rule_have_none(client: TestClient) -> None:
+    for game in ("spider", "accordion", "leonis-own"):
+        state = new_table(client, game=game, deal=3)
+        assert (state["has_safe_moves"], state["safe_moves"]) == (False, []), game
+
+
+def test_resign_typed_as_a_move_gives_up(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    state = send(client, table, "move", move=" Resign ").json()
+    assert state["outcome"] == {"result": "lost", "reason": "resigned"}
+    refused = send(client, table, "move", move="resign")
+    assert refused.status_code == 422
+    assert refused.json()["error"].startswith("the game is already over")
+
+
+def test_a_refused_card_move_names_its_cards_in_the_reason(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    refused = send(client, table, "move", move="t1-t3")
+    assert refused.status_code == 422
+    body = refused.json()
+    assert body["error"] == (
+        "illegal move t1-t3: 4d cannot go on Js: the tableau builds down in alternating colours"
+    )
+    assert body["reason"] == {
+        "kind": "illegal_move",
+        "move": "t1-t3",
+        "from": "t1",
+        "to": "t3",
+        "cards": ["4d", "Js"],
+        "why": "4d cannot go on Js: the tableau builds down in alternating colours",
+    }
+    # A face-down card is never named: two cards from pile 2 would start with a hidden one.
+    hidden = send(client, table, "move", move="t2-t4:2").json()["reason"]
+    assert hidden["cards"] == ["7s"]
+    unreadable = send(client, table, "move", move="t1~t3").json()["reason"]
+    assert unreadable["kind"] == "unreadable_move"

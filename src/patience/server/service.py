@@ -86,6 +86,7 @@ __all__ = [
     "POOLS",
     "TABLES_IN_MEMORY",
     "TableService",
+    "autoplay_moves",
     "shared_catalogue",
 ]
 
@@ -171,6 +172,16 @@ def _move_given(data: Mapping[str, Any]) -> str | Mapping[str, Any]:
     if isinstance(move, str) and len(move) > 200:
         raise CommandError(400, "a move's text has at most 200 characters")
     return move
+
+
+def autoplay_moves(game: Game) -> list[Move]:
+    """The solver's safe moves to the foundations from here (:func:`safe_moves`), except right
+    after a card came back from a foundation: the player took it down on purpose, and sending
+    it straight back up would undo his move."""
+    source = game.move_stack[-1].source if game.move_stack else None
+    if source is not None and source.startswith("f") and source[1:].isdigit():
+        return []
+    return safe_moves(game)
 
 
 # -- the service ------------------------------------------------------------------------------
@@ -467,14 +478,8 @@ class TableService:
         return moves
 
     def _safe_moves(self, table: Table) -> list[Move]:
-        """The solver's safe moves to the foundations from here (:func:`safe_moves`), except
-        right after a card came back from a foundation: the player took it down on purpose,
-        and sending it straight back up would undo his move."""
-        game = table.game
-        source = game.move_stack[-1].source if game.move_stack else None
-        if source is not None and source.startswith("f") and source[1:].isdigit():
-            return []
-        return safe_moves(game)
+        """:func:`autoplay_moves` of the table's game."""
+        return autoplay_moves(table.game)
 
     def message(self, table: Table, conn: Connection) -> dict[str, Any]:
         """The state message for a connection, in its dialect."""
