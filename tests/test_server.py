@@ -635,7 +635,8 @@ def test_automatic_finish_needs_nothing_hidden_and_a_proved_win() -> None:
         t4=([], ["Ks"]),
     )
     through = autofinish_moves(seen)
-    assert through is not None and "stock" in [move.text() for move in through]
+    assert through is not None
+    assert "stock" in [move.text() for move in through]
     waste = klondike(
         waste=([], ["Qh"]),
         t1=([], ["Kc", "Qd"]),

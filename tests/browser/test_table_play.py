@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LiveServer
 from playwright.sync_api import expect
 
 import patience
+from conftest import LiveServer
 from patience import record
 
 CARD = "svg.board .card"
