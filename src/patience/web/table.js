@@ -53,7 +53,7 @@ function setAutoplay(on) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Card texts and pile names of the notation in words: "4d on Js at t3" -> "4♦ on J♠ at pile 3". */
+/** Card texts and pile names of the notation in words: "4d on Js, t3" -> "4♦ on J♠, pile 3". */
 export function inWords(text) {
   return String(text)
     .replace(/\b([A2-9TJQK])([cdhs])\b/g, (all) => cardShort(all)[0])
@@ -651,8 +651,8 @@ export class TablePage {
     if (this.state.outcome.result !== "ongoing") return;
     if (!this.giveUpDialog) {
       this.giveUpDialog = this.dialog("give-up", "Give up this game?", "The game ends here as "
-        + "lost, and counts so in your statistics (it ends a winning streak). Undo takes it "
-        + "back.", "Give up", "confirm-give-up", () => this.send("resign"));
+        + "lost, and counts so in your statistics (it ends a winning streak).", "Give up",
+      "confirm-give-up", () => this.send("resign"));
     }
     if (!this.giveUpDialog.open) this.giveUpDialog.showModal();
   }
@@ -892,7 +892,8 @@ export class TablePage {
   }
 
   onKey(event) {
-    if (!this.state || this.confirmDialog?.open || this.giveUpDialog?.open) return; // the dialog has the keys
+    // An open dialog has the keys.
+    if (!this.state || this.confirmDialog?.open || this.giveUpDialog?.open) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
         || target instanceof HTMLSelectElement || event.altKey || event.metaKey) {
