@@ -26,6 +26,18 @@ GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 # Every animation of the page, and the copies of moving cards still on the board.
 RUNNING = "() => document.getAnimations().length"
 COPIES = "() => document.querySelectorAll('svg.board .ghost').length"
+# Counts the copies of moving cards put on the board from now on (window.copiesMade), however
+# short their flight on a busy machine.
+WATCH_COPIES = """() => {
+  window.copiesMade = 0;
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (node.classList?.contains("ghost")) window.copiesMade += 1;
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}"""
 
 
 def first_move_hinter(game: patience.Game) -> dict[str, Any]:
@@ -117,14 +129,18 @@ def test_cards_are_dealt_slide_and_end_where_they_go(
 ) -> None:
     page = new_page(browser, errors, autoplay=False)
     # The deal: every card comes from the stock, and the board ends as dealt.
+    page.add_init_script(f"({WATCH_COPIES})();")
     open_table(page, server, "klondike", 7)
     settled(page)
+    assert page.evaluate("window.copiesMade") == 28  # every tableau card, from the stock
     assert page.locator(CARD).count() == 7 * 8 // 2 + 1  # 28 tableau cards and the stock's top
     # A move: the card's copy slides while the card waits, unseen, where it goes.
+    page.evaluate(WATCH_COPIES)
     card(page, "t7", "Ac").dblclick()
     card(page, "f1", "Ac").wait_for()
-    assert page.evaluate(RUNNING) > 0
     settled(page)
+    # The ace slid, and the card it uncovered turned over: two copies at least.
+    assert page.evaluate("window.copiesMade") >= 2
     opacity = card(page, "f1", "Ac").evaluate("n => getComputedStyle(n).opacity")
     assert opacity == "1"
     # The card uncovered on pile 7 turned over (an animation), and is there face up.
@@ -143,6 +159,7 @@ def test_reduced_motion_switches_every_animation_off(
     page = new_page(browser, errors, autoplay=False, reduced=True)
     open_table(page, server, "klondike", 7)
     assert page.evaluate(RUNNING) == 0
+    page.evaluate(WATCH_COPIES)
     card(page, "t7", "Ac").dblclick()
     card(page, "f1", "Ac").wait_for()
     assert page.evaluate(RUNNING) == 0
@@ -153,6 +170,7 @@ def test_reduced_motion_switches_every_animation_off(
     page.get_by_role("button", name="Undo").click()
     moves_shown(page, 1)
     assert page.evaluate(RUNNING) == 0
+    assert page.evaluate("window.copiesMade") == 0
     page.close()
 
 

@@ -152,7 +152,7 @@ export function animateChanges(svg, before, options = {}) {
   const origin = svg.querySelector('g.pile[data-pile="stock"] .slot');
   const stockAt = origin ? translation(origin) : { x: 12, y: 12 };
   if (options.deal) {
-    after.forEach((card, i) => {
+    after.filter((card) => card.pile !== "stock").forEach((card, i) => {
       fly(svg, card.node, stockAt, card, { flip: card.card !== null, delay: i * DEAL_STAGGER_MS,
         duration: SLIDE_MS });
     });
