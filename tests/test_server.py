@@ -1023,11 +1023,13 @@ def test_a_refused_card_move_names_its_cards_in_the_reason(client: TestClient) -
         "move": "t1-t3",
         "from": "t1",
         "to": "t3",
+        "card": "4d",
+        "onto": "Js",
         "cards": ["4d", "Js"],
         "why": "4d cannot go on Js: the tableau builds down in alternating colours",
     }
     # A face-down card is never named: two cards from pile 2 would start with a hidden one.
     hidden = send(client, table, "move", move="t2-t4:2").json()["reason"]
-    assert hidden["cards"] == ["7s"]
+    assert (hidden["card"], hidden["onto"], hidden["cards"]) == (None, "7s", ["7s"])
     unreadable = send(client, table, "move", move="t1~t3").json()["reason"]
     assert unreadable["kind"] == "unreadable_move"

@@ -151,7 +151,7 @@ def test_one_error_shape_over_http_and_websockets_at_every_table(client: TestCli
         "f2",
     )
     top = refused.json()["state"]["view"]["piles"]["t5"]["up"][-1]
-    assert reason["cards"] == [top]
+    assert (reason["card"], reason["cards"]) == (top, [top])
     assert refused.json()["error"].endswith(reason["why"])
     # A websocket: the same object with "type": "error", on both addresses, at both tables.
     for url in (f"/ws/tables/{one}", f"/ws/shared/{one}", f"/ws/tables/{two}", f"/ws/shared/{two}"):

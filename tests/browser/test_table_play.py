@@ -359,7 +359,7 @@ def test_a_refusal_is_written_in_words_with_card_symbols(
     # A refusal that names no card says which move, in words.
     page.fill('input[name="move"]', "t2-t4:2")
     page.get_by_role("button", name="Play").click()
-    expect(message).to_contain_text("pile 2 has only 1 face-up card")
+    expect(message).to_have_text("Pile 2 to pile 4: not allowed, pile 2 has only 1 face-up card.")
     page.close()
 
 

@@ -452,9 +452,10 @@ def _solved_finish(game: Game) -> list[Move] | None:
 def refusal_reason(game: Game, seat: int, error: IllegalMove) -> dict[str, Any]:
     """A refused move as data for a page to put in words (docs/web.md, "Errors"): ``kind``
     (``illegal_move``, or ``unreadable_move`` for text that is no move), ``move`` (its text),
-    ``from`` and ``to`` (the piles of a card move), ``cards`` (the card that would move and the
-    card it would go on, as far as the seat sees them face up: never a hidden card), and ``why``
-    (the rules' reason, in the notation's words)."""
+    ``from`` and ``to`` (the piles of a card move), ``card`` (the lowest card that would move)
+    and ``onto`` (the card it would go on), each null unless the seat sees it face up (never a
+    hidden card), ``cards`` (those of the two that are known), and ``why`` (the rules' reason,
+    in the notation's words)."""
     move = error.move if isinstance(error.move, Move) else None
     reason: dict[str, Any] = {
         "kind": "illegal_move" if error.move is not None else "unreadable_move",
@@ -467,16 +468,17 @@ def refusal_reason(game: Game, seat: int, error: IllegalMove) -> dict[str, Any]:
     reason["from"], reason["to"] = move.source, move.target
     piles = game.view(seat)["piles"]
     source, target = piles.get(move.source), piles.get(move.target)
-    cards: list[str] = []
+    card = onto = None
     if source is not None:
         seen = [*source["down"], *source["up"]]
         if 1 <= move.count <= len(seen) and seen[-move.count] is not None:
-            cards.append(str(seen[-move.count]))
+            card = str(seen[-move.count])
     if target is not None:
         seen = [*target["down"], *target["up"]]
         if seen and seen[-1] is not None:
-            cards.append(str(seen[-1]))
-    reason["cards"] = cards
+            onto = str(seen[-1])
+    reason["card"], reason["onto"] = card, onto
+    reason["cards"] = [known for known in (card, onto) if known is not None]
     return reason
 
 

@@ -58,6 +58,9 @@ export function inWords(text) {
   return String(text)
     .replace(/\b([A2-9TJQK])([cdhs])\b/g, (all) => cardShort(all)[0])
     .replace(/\b([tf])(\d+)\b/g, (all) => pileName(all))
+    // "1 face-up card(s)" -> "1 face-up card", "3 card(s)" -> "3 cards".
+    .replace(/\b(\d+)((?: [a-z-]+)*?) ([a-z]+)\(s\)/g,
+      (all, n, between, word) => `${n}${between} ${word}${n === "1" ? "" : "s"}`)
     .replace(/\(s\)/g, "s");
 }
 
@@ -79,19 +82,15 @@ export function refusalText(error, game, view) {
   }
   let what;
   if (reason.from && reason.to) {
-    const card = reason.cards?.[0];
+    const card = reason.card;
     what = `${card ? `${cardShort(card)[0]} from ` : ""}${pileName(reason.from)} to `
       + `${pileName(reason.to)}`;
   } else {
-    let move = null;
-    try {
-      move = reason.move ? { action: String(reason.move).replace(/\(.*$/, "") } : null;
-    } catch {
-      move = null;
-    }
-    what = move ? actionLabel(move, game, view)[0] : "That move";
+    // An action (stock, recycle, ...): its button's words.
+    const action = reason.move ? String(reason.move).replace(/\(.*$/, "") : null;
+    what = action ? actionLabel({ action }, game, view)[0] : "That move";
   }
-  return `${what}: not allowed, ${why}.`.replace(/\.\.$/, ".");
+  return capital(`${what}: not allowed, ${why}.`.replace(/\.\.$/, "."));
 }
 
 function clock(seconds) {
