@@ -281,19 +281,29 @@ def test_safe_cards_go_up_by_themselves_and_undo_takes_them_back(
 ) -> None:
     page = new_page(browser, errors)
     open_table(page, server, "klondike", 7)
-    # Deal 7 has the ace of clubs face up on pile 7: it goes up at once, as a move of its own.
-    card(page, "f1", "Ac").wait_for()
-    moves_shown(page, 1)
     assert page.get_by_test_id("autoplay").is_checked()
+    # Deal 7 has the ace of clubs face up on pile 7: a table nobody played stays as dealt...
+    expect(card(page, "t7", "Ac")).to_have_count(1)
+    moves_shown(page, 0)
+    # ...and the player's first move takes it up with it, as a move of its own.
+    page.locator('svg.board g.pile[data-pile="stock"]').click()
+    card(page, "f1", "Ac").wait_for()
+    moves_shown(page, 2)
     page.get_by_role("button", name="Undo").click()
     card(page, "t7", "Ac").wait_for()
-    moves_shown(page, 0)
+    moves_shown(page, 1)
     # It stays down: the automatic moves follow the player's moves, not Undo.
     page.wait_for_timeout(300)
     expect(card(page, "t7", "Ac")).to_have_count(1)
-    # The setting is this browser's, kept for the next table.
+    # The setting is this browser's, kept for the next table; switched on, it plays at once.
     page.get_by_test_id("autoplay").uncheck()
     assert page.evaluate("localStorage.getItem('patience.autoplay')") == "0"
+    page.locator('svg.board g.pile[data-pile="stock"]').click()
+    moves_shown(page, 2)
+    expect(card(page, "t7", "Ac")).to_have_count(1)
+    page.get_by_test_id("autoplay").check()
+    card(page, "f1", "Ac").wait_for()
+    moves_shown(page, 3)
     page.close()
 
 

@@ -201,15 +201,6 @@ export class TablePage {
     this.connect();
   }
 
-  /** Automatic moves at the start of a deal (aces dealt face up), when the setting is on. */
-  autoplaySoon() {
-    const s = this.state;
-    if (s && s.events === 0 && s.outcome.result === "ongoing" && autoplayOn()
-        && s.safe_moves?.length) {
-      this.send("autoplay");
-    }
-  }
-
   /** Opens the websocket of the table shown (a new deal is another table, another socket). */
   connect() {
     this.live?.close();
@@ -221,8 +212,6 @@ export class TablePage {
   }
 
   showConnection(status) {
-    // A fresh deal's safe cards go up once the table's socket is open (the moves go over it).
-    if (status === "live") this.autoplaySoon();
     if (!this.connection) return;
     this.connection.dataset.status = status;
     this.connection.textContent = { live: "live", connecting: "connecting…",
