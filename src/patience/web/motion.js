@@ -127,24 +127,31 @@ function fly(svg, node, from, to, { flip = false, delay = 0, duration = SLIDE_MS
   animation.onfinish = done;
   animation.oncancel = done;
   hidden.oncancel = () => animation.cancel();
+  return animation;
 }
 
-/** A card that left the board (under a foundation's top, back into the stock): a copy flies. */
-function flyAway(svg, card, from, to, index, delay, flip) {
+/**
+ * A card that left the board (under a foundation's top, back into the stock): a copy flies.
+ * With `keep` the copy stays where it lands (the caller removes it): a cascade's cards pile up
+ * on their foundation until the last one is there.
+ */
+function flyAway(svg, card, from, to, index, delay, flip, keep = false) {
   const copy = drawCard(flip ? null : card, 0, 0, index);
   copy.setAttribute("class", `ghost ${flip ? "back" : "face"}`);
   layer(svg).appendChild(copy);
   const animation = copy.animate(
     [{ transform: move(from.x, from.y) }, { transform: move(to.x, to.y) }],
-    { duration: SLIDE_MS, delay, easing: "ease-in-out", fill: "backwards" });
-  animation.onfinish = () => copy.remove();
+    { duration: SLIDE_MS, delay, easing: "ease-in-out", fill: keep ? "both" : "backwards" });
+  if (!keep) animation.onfinish = () => copy.remove();
   animation.oncancel = () => copy.remove();
+  return animation;
 }
 
 /**
  * After the board is drawn again: the cards that moved since `before` (snapshot) slide there.
- * options: deal (a new deal: every card comes from the stock, one after the other), index (the
- * corner index's size, for cards drawn anew).
+ * options: deal (a new deal: every card comes from the stock, one after the other), stock (how
+ * many cards the stock gained: below 0 when it was turned or dealt, above 0 when the waste went
+ * back into it), index (the corner index's size, for cards drawn anew).
  */
 export function animateChanges(svg, before, options = {}) {
   if (!before || !motionWanted()) return;
@@ -189,7 +196,6 @@ export function animateChanges(svg, before, options = {}) {
       match.set(card, oldCards[i]);
     }
   }
-  const stockBefore = oldCards.filter((c) => c.pile === "stock").length;
   const stockOld = before.stockAt ?? stockAt;
   const climbing = []; // cards that went up to a foundation, for a cascade
   for (const card of after) {
@@ -204,20 +210,23 @@ export function animateChanges(svg, before, options = {}) {
     if (there && (there.card === null) !== (card.card === null)) {
       // Turned over where it lies (a card uncovered, or turned back by an undo).
       fly(svg, card.node, there, card, { flip: true, duration: FLIP_MS });
-    } else if (card.card !== null && card.pile !== "stock" && stockBefore > 0) {
+    } else if (card.card !== null && card.pile !== "stock" && (options.stock ?? 0) < 0) {
       // A card that nobody saw before comes from the stock (turned, or dealt onto a pile).
       fly(svg, card.node, stockOld, card, { flip: true });
     }
   }
-  // Cards that left the board: under a foundation's new top card, or back into the stock.
-  const tops = after.filter((c) => isFoundation(c.pile) && c.card !== null);
+  // Cards that left the board: under a foundation's new top card, or back into the stock. (A
+  // card now covered in a squared pile leaves the board too, and stays where it was.)
+  const oldTop = new Map(oldCards.filter((c) => isFoundation(c.pile)).map((c) => [c.pile, c]));
+  const tops = after.filter((c) => isFoundation(c.pile) && c.card !== null
+    && oldTop.get(c.pile)?.index !== c.index);
   const stockNow = after.find((c) => c.pile === "stock");
   oldCards.forEach((old, i) => {
     if (used.has(i) || old.card === null) return;
     const top = tops.find((c) => c.card[1] === old.card[1] && rankOf(c.card) >= rankOf(old.card));
     if (top && !isFoundation(old.pile)) {
       climbing.push([{ ...top, card: old.card, node: null }, old]);
-    } else if (stockNow && old.pile === "waste") {
+    } else if (stockNow && old.pile === "waste" && (options.stock ?? 0) > 0) {
       flyAway(svg, old.card, old, stockNow, options.index, 0, true);
     }
   });
@@ -225,10 +234,18 @@ export function animateChanges(svg, before, options = {}) {
   climbing.sort(([a], [b]) => rankOf(a.card) - rankOf(b.card));
   const step = climbing.length > 1
     ? Math.min(CASCADE_STAGGER_MS, CASCADE_MAX_MS / climbing.length) : 0;
-  climbing.forEach(([card, was], i) => {
-    if (card.node) fly(svg, card.node, was, card, { delay: i * step });
-    else flyAway(svg, card.card, was, card, options.index, i * step, false);
+  const kept = [];
+  const flights = climbing.map(([card, was], i) => {
+    if (card.node) return fly(svg, card.node, was, card, { delay: i * step });
+    const animation = flyAway(svg, card.card, was, card, options.index, i * step, false, true);
+    kept.push(animation.effect.target);
+    return animation;
   });
+  if (kept.length) {
+    // The cards that went under a foundation's top stay on it until the cascade is over.
+    const clear = () => kept.forEach((copy) => copy.remove());
+    Promise.all(flights.map((flight) => flight.finished)).then(clear, clear);
+  }
 }
 
 /** A won game: cards leap from the foundations and fall across the table, a few of each suit. */

@@ -319,6 +319,9 @@ export class TablePage {
     }
     // A fresh deal is dealt from the stock; a game just won is celebrated (motion.js).
     this.dealNext = newTable && state.events === 0;
+    const stockSize = (s) => (s?.view.piles.stock
+      ? s.view.piles.stock.down.length + s.view.piles.stock.up.length : 0);
+    this.stockChange = newTable ? 0 : stockSize(state) - stockSize(previous);
     this.celebrateNext = !newTable && previous.outcome.result !== "won"
       && state.outcome.result === "won";
     if (newTable && previous && (previous.game !== state.game
@@ -533,10 +536,12 @@ export class TablePage {
       fit: { ...room, sizing: this.sizing } });
     // The card size is kept for the game and the window: only a resize chooses it again.
     this.sizing = this.layout.sizing;
-    animateChanges(this.svg, before, { deal: this.dealNext, index: this.layout.index });
+    animateChanges(this.svg, before, { deal: this.dealNext, stock: this.stockChange,
+      index: this.layout.index });
     if (this.celebrateNext) celebrate(this.svg, this.layout.index);
     this.dealNext = false;
     this.celebrateNext = false;
+    this.stockChange = 0; // drawn again for another reason, nothing comes from the stock
     if (this.cursor && !this.layout.slots[this.cursor]) this.cursor = null;
     // Drawing again replaces the piles: the keyboard's focus goes back to the pile it was on.
     if (hadFocus && this.cursor) this.focusPile(this.cursor);
