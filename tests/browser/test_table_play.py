@@ -197,6 +197,32 @@ def test_a_won_game_is_celebrated_and_ends_as_won(
     page.close()
 
 
+def test_the_automatic_finish_goes_up_as_a_cascade(
+    browser: Any, server: LiveServer, errors: list[str]
+) -> None:
+    won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
+    page = new_page(browser, errors, autoplay=False)
+    table_id = open_table(page, server, "klondike", won.deal, won.options)
+    # From the golden game's 97th move on nothing is hidden and the solver proves the win.
+    for move in won.moves[:97]:
+        answer = page.request.post(
+            f"{server.url}/api/tables/{table_id}", data={"command": "move", "move": move.text()}
+        )
+        assert answer.ok, answer.text()
+    moves_shown(page, 97)
+    settled(page)
+    page.evaluate(WATCH_COPIES)
+    page.get_by_role("button", name="Auto finish").click()
+    expect(page.locator(".banner.won")).to_be_visible()
+    settled(page)
+    # Every card that went up flew there (those under a foundation's top as copies of their
+    # own), and the celebration's copies came and went.
+    total = int(page.text_content('[data-testid="moves"]') or "0")
+    assert page.evaluate("window.copiesMade") > total - 97
+    assert page.locator(f'{CARD}[data-pile^="f"]').count() == 4
+    page.close()
+
+
 # -- 2. a stable table -----------------------------------------------------------------------
 
 

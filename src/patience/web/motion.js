@@ -251,6 +251,9 @@ export function animateChanges(svg, before, options = {}) {
 /** A won game: cards leap from the foundations and fall across the table, a few of each suit. */
 export function celebrate(svg, index) {
   if (!motionWanted()) return;
+  // After the cards still going up (an automatic finish's cascade) are there.
+  const start = Math.max(0, ...svg.getAnimations({ subtree: true })
+    .map((animation) => animation.effect?.getComputedTiming().endTime ?? 0));
   const box = svg.viewBox.baseVal;
   const tops = cardsOn(svg, false).filter((c) => isFoundation(c.pile) && c.card !== null);
   let n = 0;
@@ -267,7 +270,9 @@ export function celebrate(svg, index) {
       const endY = Math.max(top.y, box.height - CARD_H - 8);
       const midX = (top.x + endX) / 2;
       const frames = [
-        { transform: move(top.x, top.y), opacity: 1 },
+        // Unseen until its turn (the cascade before it ends on the same foundations).
+        { transform: move(top.x, top.y), opacity: 0 },
+        { transform: move(top.x, top.y), opacity: 1, offset: 0.02 },
         { transform: `${move(midX, Math.max(0, top.y - 60))} rotate(${k % 2 ? 12 : -12}deg)`,
           offset: 0.3 },
         { transform: `${move(endX, endY)} rotate(${k % 2 ? 25 : -25}deg)`, offset: 0.8,
@@ -275,7 +280,7 @@ export function celebrate(svg, index) {
         { transform: `${move(endX, endY - 30)} rotate(${k % 2 ? 30 : -30}deg)`, opacity: 0 },
       ];
       const animation = copy.animate(frames, { duration: CELEBRATE_MS,
-        delay: n * CELEBRATE_STAGGER_MS, easing: "ease-in", fill: "backwards" });
+        delay: start + n * CELEBRATE_STAGGER_MS, easing: "ease-in", fill: "backwards" });
       animation.onfinish = () => copy.remove();
       animation.oncancel = () => copy.remove();
       n += 1;

@@ -266,7 +266,10 @@ export class TablePage {
     try {
       const state = await call();
       this.message("");
-      this.show(state);
+      // The table's socket may have brought this very state already (an HTTP command's result
+      // is sent to every socket too): drawn again, it would cut its motion short.
+      const shown = this.state;
+      if (!shown || state.table !== shown.table || state.events !== shown.events) this.show(state);
     } catch (error) {
       this.message(refusalText(error, this.state.game, this.state.view), true);
       if (error instanceof ApiError && error.state) this.show(error.state);
