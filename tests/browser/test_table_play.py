@@ -415,4 +415,18 @@ def test_an_empty_stock_says_why_it_cannot_be_turned_over(
     expect(message).to_contain_text("Turn the waste over: not allowed")
     expect(message).to_contain_text("no pass through the stock is left")
     assert "recycle" not in (message.text_content() or "")
+    # Passes without limit, but the repetition rule: turning the waste over after a pass that
+    # changed nothing would bring back the deal's position.
+    table_id = open_table(page, server, "klondike", 7, {"draw": 1})
+    for _ in range(24):
+        answer = page.request.post(
+            f"{server.url}/api/tables/{table_id}", data={"command": "move", "move": "stock"}
+        )
+        assert answer.ok, answer.text()
+    moves_shown(page, 24)
+    page.locator('svg.board g.pile[data-pile="stock"]').click()
+    expect(message).to_have_text(
+        "Turn the waste over: not allowed, it would recreate a position already reached in "
+        "this game."
+    )
     page.close()
