@@ -149,7 +149,7 @@ export function cardPositions(slot, pile) {
         return;
       }
       out.push({ card, x: slot.x, y, index, faceUp: index >= downCount });
-      y += index < downCount ? downStep : (slot.upSteps?.[index] ?? upStep);
+      y += index < downCount ? downStep : upStep;
     });
   } else if (slot.mode === "right") {
     const first = Math.max(0, cards.length - 3);
@@ -192,7 +192,7 @@ function fanSteps(slot, pile, limit, sizes) {
   // Face-down cards first: as thin as still readable, then stacked.
   const downRoom = room - covered * upStep;
   const downStep = downs ? Math.min(natural, downRoom / downs) : natural;
-  if (downStep >= sizes.minDown) return { ...steps, downStep };
+  if (downs && downStep >= sizes.minDown) return { ...steps, downStep };
   const stacked = downs > 1 && sizes.minDown * downs > sizes.stackStep;
   const downPart = stacked ? sizes.stackStep : downs * sizes.minDown;
   const next = { ...steps, downStep: sizes.minDown, stacked };
