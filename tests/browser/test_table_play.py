@@ -263,6 +263,11 @@ def test_the_card_size_stays_as_piles_grow(
     assert longest >= 10  # the piles did grow
     assert card_width(page) == pytest.approx(width, abs=0.01)
     assert page.locator("svg.board").bounding_box()["width"] == pytest.approx(board, abs=0.01)
+    # Lines shown above the board (the end's banner) leave the cards as they are too.
+    page.get_by_test_id("give-up").click()
+    page.get_by_test_id("confirm-give-up").click()
+    expect(page.locator(".banner.lost")).to_be_visible()
+    assert card_width(page) == pytest.approx(width, abs=0.01)
     page.close()
 
 
