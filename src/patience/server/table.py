@@ -398,9 +398,9 @@ def autofinish_moves(game: Game) -> list[Move] | None:
 
     Offered for any one-player game when nothing is hidden from the player (no card face down
     or covered in a squared pile, the waste apart; the stock's cards count as seen once the
-    player has turned the waste over), and either making legal
-    moves to foundations (f1, f2, ...) only, the first candidate each time, ends in a win (the
-    stock and waste, if the game has them, being empty), or the solver proves a win within
+    player has turned the waste over), and either making legal moves to foundations (f1, f2,
+    ...) only, the first candidate each time, ends in a win (the stock and waste, if the game
+    has them, being empty), or, in a game of hidden cards, the solver proves a win within
     :data:`FINISH_NODES` nodes (its moves, the stock's turns included). The game itself is not
     touched.
     """
@@ -435,12 +435,27 @@ def autofinish_moves(game: Game) -> list[Move] | None:
     return _solved_finish(game)
 
 
+def _hidden_cards(game: Game) -> bool:
+    """True if ``game`` deals cards the player cannot see outside the stock and waste (face
+    down, or covered in a squared pile): a game of hidden cards, where the last hidden card
+    turned up is what leaves only the mechanical part."""
+    start = Game.create(game.rules, state=game.start_state)
+    return any(
+        card is None
+        for name, pile in start.view(0)["piles"].items()
+        if name not in STOCK_PILES
+        for card in (*pile["down"], *pile["up"])
+    )
+
+
 def _solved_finish(game: Game) -> list[Move] | None:
-    """The solver's winning moves from here within :data:`FINISH_NODES` nodes, or None."""
+    """The solver's winning moves from here within :data:`FINISH_NODES` nodes, or None. Only
+    in games of hidden cards: in a game dealt all face up (Accordion, Napoleon at St Helena's
+    columns) the solver would play the whole puzzle for the player."""
     # Imported here: the solver is a large package that only this needs at this level.
     from ..solve import SolverError, Verdict, solve
 
-    if game.rules.players != 1:
+    if game.rules.players != 1 or not _hidden_cards(game):
         return None
     try:
         solution = solve(game, nodes=FINISH_NODES)
