@@ -1033,3 +1033,13 @@ def test_a_refused_card_move_names_its_cards_in_the_reason(client: TestClient) -
     assert (hidden["card"], hidden["onto"], hidden["cards"]) == (None, "7s", ["7s"])
     unreadable = send(client, table, "move", move="t1~t3").json()["reason"]
     assert unreadable["kind"] == "unreadable_move"
+
+
+def test_the_solvers_finish_is_for_games_that_deal_hidden_cards() -> None:
+    from patience.server.table import _hidden_cards
+
+    # Dealt face up, the whole game is a puzzle in plain view: the solver would play it all.
+    assert not _hidden_cards(patience.new("accordion", deal=3, dealing="all"))
+    assert not _hidden_cards(patience.new("napoleon", deal=3))
+    for name in ("klondike", "spider", "canfield", "leonis-own"):
+        assert _hidden_cards(patience.new(name, deal=3)), name

@@ -436,10 +436,11 @@ def autofinish_moves(game: Game) -> list[Move] | None:
 
 
 def _hidden_cards(game: Game) -> bool:
-    """True if ``game`` deals cards the player cannot see outside the stock and waste (face
-    down, or covered in a squared pile): a game of hidden cards, where the last hidden card
-    turned up is what leaves only the mechanical part."""
-    start = Game.create(game.rules, state=game.start_state)
+    """True if ``game``'s rules deal cards the player cannot see outside the stock and waste
+    (face down, or covered in a squared pile): a game of hidden cards, where the last hidden
+    card turned up is what leaves only the mechanical part. Read from a deal of the same rules
+    (deal 1), so that a game set up from a position counts as its rules do."""
+    start = Game.create(game.rules, deal=1)
     return any(
         card is None
         for name, pile in start.view(0)["piles"].items()
