@@ -142,7 +142,18 @@ def test_one_error_shape_over_http_and_websockets_at_every_table(client: TestCli
     assert early.json() == client.get(f"/api/shared/{two}/record").json()
     refused = client.post(f"/api/tables/{one}", json={"command": "move", "move": "t5-f2"})
     assert refused.status_code == 422
-    assert set(refused.json()) == {"error", "status", "state"}
+    # A refused move also says what, which cards and why, as data (issue 21).
+    assert set(refused.json()) == {"error", "status", "state", "reason"}
+    reason = refused.json()["reason"]
+    assert (reason["kind"], reason["move"], reason["from"], reason["to"]) == (
+        "illegal_move",
+        "t5-f2",
+        "t5",
+        "f2",
+    )
+    top = refused.json()["state"]["view"]["piles"]["t5"]["up"][-1]
+    assert (reason["card"], reason["cards"]) == (top, [top])
+    assert refused.json()["error"].endswith(reason["why"])
     # A websocket: the same object with "type": "error", on both addresses, at both tables.
     for url in (f"/ws/tables/{one}", f"/ws/shared/{one}", f"/ws/tables/{two}", f"/ws/shared/{two}"):
         with client.websocket_connect(url) as socket:

@@ -63,6 +63,8 @@ class Watched:
 
     def __init__(self, browser: Any, width: int = 1200, height: int = 900) -> None:
         self.page = browser.new_page(viewport={"width": width, "height": height})
+        # Automatic moves off (issue 21's setting, on by default): these tests move the cards.
+        self.page.add_init_script("localStorage.setItem('patience.autoplay', '0')")
         self.errors: list[str] = []
         self.messages: list[Any] = []
         self.posts: list[str] = []

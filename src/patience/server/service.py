@@ -5,7 +5,8 @@ The HTTP routes and both websocket addresses (``/ws/tables/ID``, ``/ws/shared/ID
 people, applies commands, keeps tables in memory, rebuilds them from the store, lets bots play
 and stand in for absent people, and tells every connection its own seat's state.
 
-Commands (docs/web.md): ``move``, ``undo``, ``redo``, ``restart``, ``resign`` and ``autofinish``;
+Commands (docs/web.md): ``move``, ``undo``, ``redo``, ``restart``, ``resign``, ``autofinish`` and
+``autoplay`` (the solver's safe moves to the foundations);
 a table says which it takes (:attr:`Settings.commands`: a one-player table takes them all, a
 table of several players only moves). A command is tried on a copy of the game, the change is
 written to the store, and only then does the table take the copy and anybody hear of it: memory
@@ -42,6 +43,7 @@ from ..bots import BOTS
 from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
+from ..solve import SAFE_MOVE_GAMES, safe_moves
 from ..store import Account, SharedSeat, Store, StoreError, valid_player_name
 from . import snapshots
 from .catalogue import (
@@ -58,6 +60,7 @@ from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import read_message
 from .pools import Client, PoolLimits, WorkPool
 from .table import (
+    AUTOFINISH_LIMIT,
     COMMANDS,
     DEFAULT_ABSENCE,
     DEFAULT_STAND_IN,
@@ -74,6 +77,7 @@ from .table import (
     Table,
     autofinish_moves,
     observe,
+    refusal_reason,
     replay_event,
     shared_settings,
     think,
@@ -86,6 +90,7 @@ __all__ = [
     "SOCKETS_PER_CLIENT",
     "TABLES_IN_MEMORY",
     "TableService",
+    "autoplay_moves",
     "shared_catalogue",
 ]
 
@@ -182,6 +187,16 @@ def _move_given(data: Mapping[str, Any]) -> str | Mapping[str, Any]:
     if isinstance(move, str) and len(move) > 200:
         raise CommandError(400, "a move's text has at most 200 characters")
     return move
+
+
+def autoplay_moves(game: Game) -> list[Move]:
+    """The solver's safe moves to the foundations from here (:func:`safe_moves`), except right
+    after a card came back from a foundation: the player took it down on purpose, and sending
+    it straight back up would undo his move."""
+    source = game.move_stack[-1].source if game.move_stack else None
+    if source is not None and source.startswith("f") and source[1:].isdigit():
+        return []
+    return safe_moves(game)
 
 
 # -- the service ------------------------------------------------------------------------------
@@ -509,8 +524,28 @@ class TableService:
             "elapsed": round(table.elapsed(now), 1),
             "can_autofinish": "autofinish" in allowed
             and seat == turn
-            and autofinish_moves(game) is not None,
+            and self._finish_moves(table) is not None,
+            # Whether this table makes the solver's safe moves to the foundations on request
+            # (docs/solving.md), and which ones there are now (the command autoplay makes them).
+            "has_safe_moves": "autoplay" in allowed and game.name in SAFE_MOVE_GAMES,
+            "safe_moves": [move.text() for move in self._safe_moves(table)]
+            if "autoplay" in allowed and seat == turn
+            else [],
         }
+
+    def _finish_moves(self, table: Table) -> list[Move] | None:
+        """:func:`autofinish_moves` of the table's game, worked out once per position (the
+        solver may take a moment, and every connection's state asks for it)."""
+        cached = table.finish
+        if cached is not None and cached[0] is table.game:
+            return cached[1]
+        moves = autofinish_moves(table.game)
+        table.finish = (table.game, moves)
+        return moves
+
+    def _safe_moves(self, table: Table) -> list[Move]:
+        """:func:`autoplay_moves` of the table's game."""
+        return autoplay_moves(table.game)
 
     def message(self, table: Table, conn: Connection) -> dict[str, Any]:
         """The state message for a connection, in its dialect."""
@@ -546,6 +581,16 @@ class TableService:
         if seat is None:
             raise CommandError(403, "join a seat (or resume yours with its token) to play")
         move = _move_given(data) if kind == "move" else None
+        if isinstance(move, str) and move.strip().lower() == "resign" and kind == "move":
+            # Typed in a move box: giving up is a command of its own, not a move of the rules.
+            if "resign" not in table.settings.commands:
+                raise CommandError(422, "this table takes no resign: play on, or leave the table")
+            kind, move = "resign", None
+        autoplay = data.get("autoplay", False)
+        if not isinstance(autoplay, bool):
+            raise CommandError(400, "'autoplay' is true or false")
+        if autoplay and "autoplay" not in table.settings.commands:
+            raise CommandError(422, "this table takes no autoplay")
         before = table.events
         try:
             async with table.lock:
@@ -556,8 +601,12 @@ class TableService:
                     )
                 if kind == "autofinish":
                     await self._autofinish(table, seat)
+                elif kind == "autoplay":
+                    await self._autoplay(table, seat)
                 else:
                     await self._apply(table, seat, kind, move)
+                    if autoplay and kind == "move":
+                        await self._autoplay(table, seat)
         finally:
             if table.events != before:
                 self.broadcast(table)
@@ -581,10 +630,12 @@ class TableService:
             if kind == "move":
                 assert move is not None
                 if game.is_over():
-                    raise CommandError(422, "the game is over")
+                    raise CommandError(422, "the game is over", {"kind": "game_over"})
                 if game.current_player() != seat:
                     raise CommandError(
-                        422, f"it is not your turn: seat {game.current_player()} plays"
+                        422,
+                        f"it is not your turn: seat {game.current_player()} plays",
+                        {"kind": "not_your_turn", "turn": game.current_player()},
                     )
                 game.push(move)
                 text = game.move_stack[-1].text()
@@ -599,8 +650,13 @@ class TableService:
                     game.pop()
             else:
                 game.resign()
-        except (IllegalMove, MoveSyntaxError) as error:
-            raise CommandError(422, str(error)) from None
+        except IllegalMove as error:
+            reason = refusal_reason(table.game, seat, error) if kind == "move" else None
+            raise CommandError(422, str(error), reason) from None
+        except MoveSyntaxError as error:
+            raise CommandError(
+                422, str(error), {"kind": "unreadable_move", "cards": [], "why": str(error)}
+            ) from None
         await self._commit(table, game, seat, kind, text)
 
     async def _autofinish(self, table: Table, seat: int) -> None:
@@ -609,15 +665,30 @@ class TableService:
         foundation moves remain."""
         if table.game.current_player() != seat:
             raise CommandError(422, "it is not your turn")
-        moves = autofinish_moves(table.game)
+        moves = self._finish_moves(table)
         if moves is None:
             raise CommandError(
                 422,
-                "no automatic finish yet: it needs every card face up, the stock and waste empty, "
-                "and every card able to go to the foundations by foundation moves alone",
+                "no automatic finish yet: it needs every card outside the stock and waste face "
+                "up, and a win that foundation moves alone make or that the solver proves",
             )
         for move in moves:
             await self._apply(table, seat, "move", move)
+
+    async def _autoplay(self, table: Table, seat: int) -> None:
+        """Play the solver's safe moves to the foundations (:meth:`_safe_moves`) one by one as
+        ``move`` commands, each stored and undoable like any move, until there is none; a safe
+        move that the repetition rule forbids ends it. Nothing to play is no error."""
+        if table.game.current_player() != seat:
+            raise CommandError(422, "it is not your turn")
+        for _ in range(AUTOFINISH_LIMIT):
+            moves = self._safe_moves(table)
+            if not moves:
+                return
+            for move in moves:
+                if not table.game.is_legal(move):
+                    return
+                await self._apply(table, seat, "move", move)
 
     async def _commit(
         self, table: Table, game: Game, seat: int, kind: str, text: str | None
