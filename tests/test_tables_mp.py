@@ -98,7 +98,9 @@ class Scanner:
                     for layer in cell:
                         if isinstance(layer, str):
                             seen.add(layer)
-                        elif layer["by"] == seat:
+                        elif layer["by"] == seat or game.is_over():
+                            # Every face-down card is shown once the match is over
+                            # (docs/rules/leopard.md, ruling 7).
                             seen.add(layer["down"])
         else:
             for pile in position["piles"].values():
