@@ -314,7 +314,8 @@ def test_the_match_end_shows_every_face_down_card_with_who_laid_it() -> None:
         for layer in cell
         if isinstance(layer, dict)
     ]
-    assert hidden and all(layer["down"] is None for layer in hidden)
+    assert hidden
+    assert all(layer["down"] is None for layer in hidden)
 
 
 # -- deals and matches -------------------------------------------------------------------------

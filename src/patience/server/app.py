@@ -18,6 +18,7 @@ HTTP (every answer is JSON; a refusal is ``{"error", "status"}`` with that statu
 * ``GET /api/tables/{id}/record``, ``GET /api/shared/{id}/record`` (``?format=text|json``): the
   record, as a download (the same for every table);
 * ``GET /api/tables/{id}/hint``: the hinter's move;
+* ``GET /api/lobby``: the ongoing shared tables their creators listed (``"listed": true``);
 * ``GET /api/stats?player=NAME``: statistics per game and options (the cookie's player by
   default);
 * ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown);
@@ -291,6 +292,9 @@ def create_app(
         ongoing = request.query_params.get("ongoing") in {"1", "true", "yes"}
         return JSONResponse(await service.tables_of(player_of(request), ongoing=ongoing))
 
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(await service.lobby())
+
     async def stats(request: Request) -> Response:
         name = request.query_params.get("player") or player_of(request)
         return JSONResponse(await service.stats(name))
@@ -461,6 +465,7 @@ def create_app(
         Route("/api/player", get_player, methods=["GET"]),
         Route("/api/player", set_player, methods=["POST"]),
         Route("/api/stats", stats),
+        Route("/api/lobby", lobby),
         Route("/api/rules/{game}", rules, methods=["GET"]),
         Route("/api/replay", replay, methods=["POST"]),
         # tables

@@ -889,6 +889,43 @@ class TableService:
             for row in rows
         ]
 
+    async def lobby(self) -> dict[str, Any]:
+        """The lobby: the ongoing shared tables their creators chose to list, the newest first,
+        each with its game, heading, seats (bot, person or open) and how many are free."""
+        found = await self.offload(self.store.listed_tables)
+        tables = []
+        for row, seats in found:
+            try:
+                heading = table_heading(get_rules(row.game, row.options))
+            except ValueError:  # a game or option this server no longer knows
+                continue
+            described = [
+                {
+                    "seat": seat.seat,
+                    "kind": "bot"
+                    if seat.bot is not None
+                    else "person"
+                    if seat.token_hash is not None
+                    else "open",
+                    "name": seat.bot if seat.bot is not None else seat.guest,
+                }
+                for seat in seats
+            ]
+            tables.append(
+                {
+                    "table": row.id,
+                    "url": f"/table/{row.id}",
+                    "game": row.game,
+                    "title": variant_title(row.game, row.options),
+                    "heading": heading,
+                    "seats": described,
+                    "open": sum(seat["kind"] == "open" for seat in described),
+                    "bots": sum(seat["kind"] == "bot" for seat in described),
+                    "created": row.created,
+                }
+            )
+        return {"tables": tables}
+
     async def stats(self, name: object) -> dict[str, Any]:
         """A player's statistics, one entry per game and options, named by its title."""
         try:

@@ -133,6 +133,8 @@ class Settings:
     deal_chosen: bool = False
     #: The bots' seed: seat ``i``'s bot is seeded ``"SEED:i"`` (as ``patience match`` does).
     seed: str = ""
+    #: Its creator chose to list it in the lobby (``GET /api/lobby``) while seats are open.
+    listed: bool = False
 
     def stored(self) -> dict[str, Any] | None:
         """The settings as a shared table's store row keeps them; None for a private table,
@@ -144,6 +146,7 @@ class Settings:
             "stand_in": self.stand_in,
             "deal_chosen": self.deal_chosen,
             "seed": self.seed,
+            "listed": self.listed,
         }
 
 
@@ -160,6 +163,7 @@ def shared_settings(stored: Mapping[str, Any]) -> Settings:
         absence=float(stored.get("absence", DEFAULT_ABSENCE)),
         deal_chosen=bool(stored.get("deal_chosen", False)),
         seed=str(stored.get("seed", "")),
+        listed=stored.get("listed") is True,
     )
 
 
@@ -490,9 +494,9 @@ def solo_request(
 
 def shared_request(data: object) -> NewTable:
     """A new table of several players from ``{"game", "options", "seats", "absence",
-    "stand_in", "deal", "seed"}`` (a chosen deal and the bots' seed make a table reproducible,
-    for tests; both are optional), checked; anything wrong is a :class:`CommandError` (400)
-    saying what is allowed."""
+    "stand_in", "deal", "seed", "listed"}`` (``listed``: shown in the lobby; a chosen deal and
+    the bots' seed make a table reproducible, for tests; all optional), checked; anything
+    wrong is a :class:`CommandError` (400) saying what is allowed."""
     if not isinstance(data, Mapping):
         raise CommandError(400, 'send {"game": ..., "options": {...}, "seats": [...]}')
     name = data.get("game")
@@ -546,12 +550,16 @@ def shared_request(data: object) -> NewTable:
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise CommandError(400, "'seed' (the bots' random seed) is a whole number")
+    listed = data.get("listed", False)
+    if not isinstance(listed, bool):
+        raise CommandError(400, "'listed' (show the table in the lobby) is true or false")
     settings = shared_settings(
         {
             "absence": float(absence),
             "stand_in": stand_in.strip().lower(),
             "deal_chosen": deal is not None,
             "seed": "" if seed is None else str(seed),
+            "listed": listed,
         }
     )
     return NewTable(rules, deal, seats, settings)

@@ -458,6 +458,18 @@ class Store:
             )
             return cursor.rowcount == 1
 
+    def listed_tables(self, limit: int = 50) -> list[tuple[TableRow, list[SharedSeat]]]:
+        """The ongoing tables of several players their creators chose to list in the lobby
+        (``"listed": true`` in their settings), the newest first, with their seats."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE shared IS NOT NULL AND result = 'ongoing' "
+                "AND json_extract(shared, '$.listed') = 1 ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        found = ((self.table(str(row["id"])), self.shared_seats(str(row["id"]))) for row in rows)
+        return [(table, seats) for table, seats in found if table is not None]
+
     def tables_of(self, player: str, *, ongoing: bool = False, limit: int = 20) -> list[TableRow]:
         """A player's tables, the most recently played first (only ongoing ones if asked)."""
         with self._lock:

@@ -61,6 +61,7 @@ async function createPage(root) {
   const standIn = h("select", { id: "mp-stand-in", name: "stand_in" },
     catalogue.bots.map((bot) => h("option", { value: bot.name,
       selected: bot.name === catalogue.stand_in, title: bot.summary }, `${bot.name} bot`)));
+  const listed = h("input", { type: "checkbox", id: "mp-listed", name: "listed", checked: true });
   const gameOf = () => catalogue.games.find((game) => game.name === gameSelect.value);
   let edited = new Set();
 
@@ -74,7 +75,7 @@ async function createPage(root) {
     for (let seat = 0; seat < seatCount(); seat += 1) {
       const chosen = kept[seat] ?? (seat === 0 ? "open" : "greedy");
       seatsBox.append(h("div", { class: "field" },
-        h("label", { for: `mp-seat-${seat}` }, `seat ${seat}`),
+        h("label", { for: `mp-seat-${seat}` }, `seat ${seat + 1}`),
         h("select", { id: `mp-seat-${seat}`, name: `seat-${seat}` },
           h("option", { value: "open", selected: chosen === "open" }, "open (a person joins)"),
           catalogue.bots.map((bot) => h("option", { value: bot.name,
@@ -125,7 +126,7 @@ async function createPage(root) {
       const made = await getJson("/api/shared", {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ game: game.name, options, seats, absence: seconds,
-          stand_in: standIn.value }),
+          stand_in: standIn.value, listed: listed.checked }),
       });
       window.location.assign(made.url);
     } catch (failure) {
@@ -139,11 +140,46 @@ async function createPage(root) {
       `a bot plays for a player gone this long, until he returns: ${limits}`)),
   h("div", { class: "field" }, h("label", { for: "mp-stand-in" }, "Stand-in"), standIn,
     h("small", {}, "the bot that plays for an absent player")),
+  h("label", { class: "mp-listed", for: "mp-listed" }, listed,
+    " List this table in the lobby, so that anybody may join it"),
   h("button", { type: "submit" }, "Create the table"), error);
-  root.replaceChildren(h("h1", {}, "Play with others"),
+  const lobby = h("section", { class: "mp-lobby", "aria-labelledby": "mp-lobby-title" });
+  root.replaceChildren(h("h1", {}, "Play with others"), lobby,
+    h("h2", { id: "mp-new-title" }, "A new table"),
     h("p", {}, "Choose a game and who sits where: a bot, or an open seat for a person. Then " +
       "share the table's link; people join the open seats."), form);
   drawOptions();
+  await drawLobby(lobby);
+}
+
+// The lobby: the tables their creators listed (GET /api/lobby), each with its game, its free
+// seats and its bots, and a link to join it.
+export async function drawLobby(section) {
+  const refresh = h("button", { type: "button", onclick: () => drawLobby(section) }, "Refresh");
+  let found;
+  try {
+    found = (await getJson("/api/lobby")).tables;
+  } catch (failure) {
+    section.replaceChildren(h("h2", { id: "mp-lobby-title" }, "Tables to join"),
+      h("p", { class: "error", role: "alert" }, failure.message), refresh);
+    return;
+  }
+  const open = found.filter((table) => table.open > 0);
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const rows = open.map((table) => {
+    const people = table.seats.filter((seat) => seat.kind === "person").map((seat) => seat.name);
+    const facts = [`${plural(table.open, "seat", "seats")} free of ${table.seats.length}`];
+    if (table.bots) facts.push(plural(table.bots, "bot", "bots"));
+    if (people.length) facts.push(`with ${people.join(", ")}`);
+    return h("li", { "data-table": table.table },
+      h("span", { class: "mp-lobby-game" }, table.heading), " ",
+      h("span", { class: "mp-lobby-facts" }, facts.join(" · ")), " ",
+      h("a", { class: "button", href: table.url, "aria-label": `Join ${table.heading}` }, "Join"));
+  });
+  section.replaceChildren(h("h2", { id: "mp-lobby-title" }, "Tables to join"),
+    rows.length ? h("ul", { class: "mp-lobby-list", "data-testid": "lobby" }, rows)
+      : h("p", { "data-testid": "lobby-empty" },
+        "No listed table has a free seat just now: create one below."), refresh);
 }
 
 // -- a shared table -------------------------------------------------------------------------
@@ -156,15 +192,17 @@ function baseName(seat) {
 }
 
 /**
- * A seat's name on the page: its player's name; its number shows only where there is no name
- * (an open seat) or to tell apart two players of one name (two greedy bots, two "guest"s).
+ * A seat's name on the page: its player's name; its number (from 1) shows only where there is
+ * no name (an open seat) or to tell apart two players of one name (two greedy bots, two
+ * "guest"s).
  */
 export function seatName(seats, index) {
   const seat = seats[index];
   const base = baseName(seat);
-  if (base === null) return seat ? `seat ${index} (open)` : `seat ${index}`;
+  // People count from 1: the server's seat 0 is "seat 1".
+  if (base === null) return seat ? `seat ${index + 1} (open)` : `seat ${index + 1}`;
   const twin = seats.some((other) => other.seat !== index && baseName(other) === base);
-  return twin ? `${base} #${index}` : base;
+  return twin ? `${base} #${index + 1}` : base;
 }
 
 class SharedTablePage {
@@ -233,7 +271,7 @@ class SharedTablePage {
     if (message.type === "joined") {
       if (message.token) localStorage.setItem(tokenKey(this.id), message.token);
       this.seat = message.seat;
-      const name = message.name ?? `seat ${message.seat}`;
+      const name = message.name ?? `seat ${message.seat + 1}`;
       this.say(message.token ? `You joined as ${name}.` : `Welcome back, ${name}: your seat is yours again.`);
       return;
     }
@@ -326,12 +364,19 @@ class SharedTablePage {
         const name = ui.name.value.trim() || "guest";
         localStorage.setItem(NAME_KEY, name);
         this.socket.send(JSON.stringify({ type: "join", seat: seat.seat, name }));
-      } }, `Sit in seat ${seat.seat}`)));
+      } }, `Sit in seat ${seat.seat + 1}`)));
   }
 }
 
 function main() {
   const root = document.getElementById("app");
+  const who = document.getElementById("who");
+  fetch("/api/player", { credentials: "same-origin" }).then((answer) => answer.json())
+    .then((player) => {
+      if (who && player.name) who.textContent = `Player: ${player.name}`;
+      const field = document.getElementById("mp-name");
+      if (field && !field.value && player.name !== "guest") field.value = player.name;
+    }).catch(() => {});
   const table = window.location.pathname.match(/^\/table\/([A-Za-z0-9_-]+)$/);
   const fail = (error) => {
     root.replaceChildren(h("p", { class: "error", role: "alert" },
