@@ -33,6 +33,7 @@ def test_play_klondike_by_click_and_drag_then_reload(browser: Any, server_url: s
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server_url + "/")
+    page.click('form[data-game="klondike"] .settings-button')  # the deal is a setting
     page.fill("#klondike-deal", "7")
     page.click('form[data-game="klondike"] button[type=submit]')
     page.wait_for_url(re.compile(r"/play/"))

@@ -63,10 +63,19 @@ def page(browser: Any) -> Iterator[Any]:
     assert errors == []
 
 
+def open_settings(page: Any, *games: str) -> None:
+    """Opens the settings of each game's tile (its options, deal and "winnable deals only")."""
+    for game in games:
+        button = page.locator(f'form[data-game="{game}"] .settings-button')
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+
+
 def test_winnable_deals_are_described_and_searched_for_visibly(
     page: Any, server: LiveServer, picker: SlowPicker
 ) -> None:
     page.goto(f"{server.url}/")
+    open_settings(page, "klondike", "spider", "napoleon")
     klondike = page.locator('form[data-game="klondike"] label.winnable')
     expect(klondike).to_contain_text(re.compile(r"dealt from \d+ deals the solver has proved"))
     spider = page.locator('form[data-game="spider"]')
@@ -129,6 +138,7 @@ def test_on_a_phone_labels_are_readable_and_nothing_runs_past_its_card(
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:
         page.goto(f"{server.url}/")
+        open_settings(page, "klondike", "spider")
         label = page.locator('label[for="klondike-from_foundation"]')
         expect(label).to_contain_text("Cards back from the foundations")
         expect(label.locator("code.option-key")).to_have_text("from_foundation")
@@ -165,6 +175,7 @@ def test_a_new_winnable_deal_at_the_table_shows_the_search(
 ) -> None:
     picker.release.set()
     page.goto(f"{server.url}/")
+    open_settings(page, "spider")
     spider = page.locator('form[data-game="spider"]')
     spider.locator('select[name="suits"]').select_option("1")
     spider.locator('input[name="winnable"]').check()
@@ -198,3 +209,117 @@ def test_the_statistics_page_fits_a_phone(browser: Any, server: LiveServer) -> N
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()
+
+
+def test_games_are_tiles_played_in_one_click_with_remembered_options(
+    page: Any, server: LiveServer
+) -> None:
+    page.goto(f"{server.url}/")
+    tiles = page.locator("form.tile")
+    expect(tiles.first).to_be_visible()
+    games = page.request.get(f"{server.url}/api/games").json()
+    assert tiles.count() == len(games)
+    # Each tile: a picture of its layout (drawn, no image file), its name and one Play button;
+    # its settings are hidden until asked for.
+    for game in games:
+        tile = page.locator(f'form[data-game="{game["name"]}"]')
+        assert tile.locator("svg.layout-picture rect").count() >= 8
+        expect(tile.locator("h2")).to_have_text(game["title"])
+        expect(tile.locator("button.play")).to_have_text(f"Play {game['title']}")
+        expect(tile.locator("fieldset.settings")).to_be_hidden()
+        expect(tile.locator('[data-testid="chosen"]')).to_have_text("Standard rules")
+    klondike = page.locator('form[data-game="klondike"]')
+    open_settings(page, "klondike")
+    klondike.locator('select[name="draw"]').select_option("1")
+    chosen = klondike.locator('[data-testid="chosen"]')
+    expect(chosen).to_have_text("Cards turned from the stock: 1")
+    # Remembered in this browser: a new visit shows them, and one click plays with them.
+    page.reload()
+    expect(chosen).to_have_text("Cards turned from the stock: 1")
+    expect(klondike.locator("fieldset.settings")).to_be_hidden()
+    klondike.locator("button.play").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    table = page.url.rsplit("/", 1)[1]
+    state = page.request.get(f"{server.url}/api/tables/{table}").json()
+    assert state["options"]["draw"] == 1
+    # A stored value the game no longer allows is ignored, not sent.
+    page.goto(f"{server.url}/")
+    page.evaluate("localStorage.setItem('patience.options.klondike', '{\"draw\": \"7\"}')")
+    page.reload()
+    expect(chosen).to_have_text("Standard rules")
+
+
+def test_settings_open_from_the_keyboard(page: Any, server: LiveServer) -> None:
+    page.goto(f"{server.url}/")
+    button = page.locator('form[data-game="spider"] .settings-button')
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(button).to_have_attribute("aria-label", "Settings for Spider")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    settings = page.locator("#spider-settings")
+    expect(settings).to_be_visible()
+    # The focus goes to the first setting, which is labelled.
+    focused = page.evaluate("document.activeElement.id")
+    assert focused.startswith("spider-")
+    expect(page.locator(f'label[for="{focused}"]')).to_have_count(1)
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(settings).to_be_hidden()
+
+
+def test_the_start_page_is_about_a_screen_tall_on_a_phone(browser: Any, server: LiveServer) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{server.url}/")
+        expect(page.locator("form.tile").first).to_be_visible()
+        # It was 3,300 px tall (a wall of option forms): now the tiles, two a row.
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= 1100, height
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        first, second = (page.locator("form.tile").nth(i).bounding_box() for i in (0, 1))
+        assert first is not None
+        assert second is not None
+        assert first["y"] == second["y"]  # side by side
+        # Opened settings take the whole row.
+        open_settings(page, "spider")
+        box = page.locator('form[data-game="spider"]').bounding_box()
+        assert box is not None
+        assert box["width"] > 350
+    finally:
+        page.close()
+
+
+def luminance(colour: str) -> float:
+    """The relative brightness (0-1) of a CSS rgb()/rgba() colour."""
+    red, green, blue = (int(part) for part in re.findall(r"\d+", colour)[:3])
+    return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
+
+
+def test_the_dark_theme_follows_the_system_setting(page: Any, server: LiveServer) -> None:
+    def colours() -> dict[str, str]:
+        result: dict[str, str] = page.evaluate(
+            """() => {
+              const style = (node) => getComputedStyle(node);
+              const tile = document.querySelector("form.tile");
+              const button = tile.querySelector(".settings-button");
+              return { page: style(document.documentElement).backgroundColor,
+                ink: style(document.documentElement).color,
+                tile: style(tile).backgroundColor, button: style(button).backgroundColor };
+            }"""
+        )
+        return result
+
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{server.url}/")
+    expect(page.locator("form.tile").first).to_be_visible()
+    dark = colours()
+    assert luminance(dark["page"]) < 0.15
+    assert luminance(dark["tile"]) < 0.2
+    assert luminance(dark["button"]) < 0.25
+    assert luminance(dark["ink"]) > 0.8
+    page.emulate_media(color_scheme="light")
+    light = colours()
+    assert luminance(light["page"]) > 0.9
+    assert luminance(light["tile"]) > 0.9
+    assert luminance(light["ink"]) < 0.2
