@@ -670,3 +670,34 @@ def test_everybody_is_told_at_once_when_a_bot_takes_a_seat_over(
         assert time.monotonic() - gone >= 0.25
         assert stood["seq"] == away["seq"]
         assert stood["turn"] == 0
+
+
+def test_the_lobby_lists_the_tables_their_creators_listed(
+    client: TestClient, db_path: Path
+) -> None:
+    assert client.get("/api/lobby").json() == {"tables": []}
+    unlisted = create(client, "leopard", ["open", "greedy"])
+    listed = create(
+        client, "leopard", ["open", "open", "greedy"], options={"players": 3}, listed=True
+    )
+    bots = create(client, "double-solitaire", ["greedy", "random"], listed=True)
+    tables = client.get("/api/lobby").json()["tables"]
+    by_id = {entry["table"]: entry for entry in tables}
+    assert unlisted not in by_id
+    assert [entry["table"] for entry in tables] == [bots, listed]  # the newest first
+    entry = by_id[listed]
+    assert entry["url"] == f"/table/{listed}"
+    assert entry["heading"] == "Leopard · 3 players · 6 deals a match"
+    assert (entry["open"], entry["bots"]) == (2, 1)
+    assert [seat["kind"] for seat in entry["seats"]] == ["open", "open", "bot"]
+    assert by_id[bots]["open"] == 0
+    # A person who joins fills a seat.
+    with client.websocket_connect(f"/ws/shared/{listed}") as socket:
+        Conn(socket, Scanner(db_path, listed)).join(0, "Ann")
+    entry = next(e for e in client.get("/api/lobby").json()["tables"] if e["table"] == listed)
+    assert entry["open"] == 1
+    assert entry["seats"][0] == {"seat": 0, "kind": "person", "name": "Ann"}
+    # 'listed' is true or false.
+    refused = client.post("/api/shared", json={"game": "leopard", "listed": "yes"})
+    assert refused.status_code == 400
+    assert "'listed'" in refused.json()["error"]

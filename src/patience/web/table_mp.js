@@ -61,7 +61,8 @@ async function createPage(root) {
   const standIn = h("select", { id: "mp-stand-in", name: "stand_in" },
     catalogue.bots.map((bot) => h("option", { value: bot.name,
       selected: bot.name === catalogue.stand_in, title: bot.summary }, `${bot.name} bot`)));
-  const listed = h("input", { type: "checkbox", id: "mp-listed", name: "listed", checked: true });
+  // Listed only if the creator chooses: a table is otherwise reached by its link alone.
+  const listed = h("input", { type: "checkbox", id: "mp-listed", name: "listed" });
   const gameOf = () => catalogue.games.find((game) => game.name === gameSelect.value);
   let edited = new Set();
 
