@@ -5,7 +5,7 @@
 
 import { doubleSolitaireEnd, renderDoubleSolitaire } from "./double_solitaire.js";
 import { genericEnd, renderGeneric } from "./generic.js";
-import { leopardEnd, renderLeopard } from "./leopard.js";
+import { leopardEnd, leopardPause, renderLeopard } from "./leopard.js";
 import { h } from "./dom.js";
 
 // The games drawn their own way; any other is drawn by generic.js (its piles and hands, its
@@ -13,6 +13,9 @@ import { h } from "./dom.js";
 const RENDERERS = { leopard: renderLeopard, "double-solitaire": renderDoubleSolitaire };
 // The end of a game in words, with the players' names.
 const ENDINGS = { leopard: leopardEnd, "double-solitaire": doubleSolitaireEnd };
+// What a page keeps on screen when a state moves on past something worth a look (Leopard: the
+// end of a deal), until the person goes on: `pause(previous, state)` gives the state to show.
+const PAUSES = { leopard: leopardPause };
 const tokenKey = (id) => `patience-seat-${id}`;
 const NAME_KEY = "patience-name";
 
@@ -216,6 +219,14 @@ class SharedTablePage {
     this.retry = 500;
     this.ui = {};
     this.selection = null;
+    // The state shown instead of the latest while the person looks at the end of a deal.
+    this.paused = null;
+  }
+
+  /** Ends the pause at the end of a deal: the table as it now stands. */
+  goOn() {
+    this.paused = null;
+    this.show(this.state);
   }
 
   start() {
@@ -313,9 +324,15 @@ class SharedTablePage {
     return "to play";
   }
 
-  show(state) {
-    this.state = state;
-    if (state.seat !== null && state.seat !== undefined) this.seat = state.seat;
+  show(latest) {
+    const previous = this.state;
+    this.state = latest;
+    if (latest.seat !== null && latest.seat !== undefined) this.seat = latest.seat;
+    if (!this.paused && previous && previous !== latest) {
+      this.paused = PAUSES[latest.game]?.(previous, latest) ?? null;
+    }
+    // Moves are chosen from the latest state (its seq) but none is offered while paused.
+    const state = this.paused ?? latest;
     const ui = this.ui;
     // The heading reads as words ("Leopard · 4 players · 8 deals a match"); the options' keys
     // (players=4,deals=8,...) stay in the tooltip, for whoever creates tables through the API.
@@ -332,8 +349,8 @@ class SharedTablePage {
     parts.push(this.seat === null ? "You are watching." : `You play as ${this.seatName(this.seat)}.`);
     if (state.deal !== null) parts.push(`Deal ${state.deal}.`);
     ui.facts.textContent = parts.join(" ");
-    ui.facts.dataset.seq = String(state.seq);
-    ui.seats.replaceChildren(...state.seats.map((seat) => h("li", {
+    ui.facts.dataset.seq = String(latest.seq);
+    ui.seats.replaceChildren(...latest.seats.map((seat) => h("li", {
       class: `mp-seat${seat.seat === turn ? " turn" : ""}${seat.seat === this.seat ? " me" : ""}`,
       "data-seat": seat.seat,
     }, this.seatName(seat.seat),
