@@ -221,6 +221,9 @@ class SharedTablePage {
     this.selection = null;
     // The state shown instead of the latest while the person looks at the end of a deal.
     this.paused = null;
+    // A card being dragged (double_solitaire.js), and whether a state came meanwhile.
+    this.dragging = false;
+    this.redraw = false;
   }
 
   /** Ends the pause at the end of a deal: the table as it now stands. */
@@ -331,6 +334,10 @@ class SharedTablePage {
     if (!this.paused && previous && previous !== latest) {
       this.paused = PAUSES[latest.game]?.(previous, latest) ?? null;
     }
+    // A drag in progress (double_solitaire.js) is not redrawn under the pointer: the table
+    // is drawn as it now stands when the cards are let go.
+    this.redraw = Boolean(this.dragging);
+    if (this.dragging) return;
     // Moves are chosen from the latest state (its seq) but none is offered while paused.
     const state = this.paused ?? latest;
     const ui = this.ui;
