@@ -323,3 +323,20 @@ def test_the_dark_theme_follows_the_system_setting(page: Any, server: LiveServer
     assert luminance(light["page"]) > 0.9
     assert luminance(light["tile"]) > 0.9
     assert luminance(light["ink"]) < 0.2
+
+
+def test_every_game_has_a_how_to_play_for_players_at_its_table(
+    page: Any, server: LiveServer
+) -> None:
+    for game in page.request.get(f"{server.url}/api/games").json():
+        made = page.request.post(f"{server.url}/api/tables", data={"game": game["name"]}).json()
+        page.goto(f"{server.url}/play/{made['table']}")
+        page.get_by_role("button", name="Rules", exact=True).click()
+        panel = page.locator("#rules-panel")
+        expect(panel.locator("h1")).to_have_text(re.compile(f"^{re.escape(game['title'])}"))
+        expect(panel.locator("h1")).to_contain_text("how to play")
+        # How to play, then the settings in words; nothing for developers.
+        expect(panel.locator("h2").last).to_have_text("Settings")
+        text = panel.text_content() or ""
+        for developers in ("src/", ".py", "patience new", "-o ", "`"):
+            assert developers not in text, (game["name"], developers)

@@ -106,3 +106,27 @@ def test_a_listed_table_is_in_the_lobby_and_joined_from_it(browser: Any, server_
     finally:
         visitor.close()
         creator.close()
+
+
+def test_how_to_play_is_reachable_from_a_shared_table(browser: Any, server_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    for game in ("leopard", "double-solitaire"):
+        made = page.request.post(
+            f"{server_url}/api/shared", data={"game": game, "seats": ["open", "greedy"]}
+        ).json()
+        page.goto(server_url + made["url"])
+        button = page.get_by_role("button", name="How to play")
+        button.click()
+        panel = page.locator("#rules-panel")
+        expect(panel.locator("h1")).to_contain_text("how to play")
+        expect(button).to_have_attribute("aria-expanded", "true")
+        expect(panel.locator("h2").last).to_have_text("Settings")
+        text = panel.text_content() or ""
+        for developers in ("src/", ".py", "patience ", "-o "):
+            assert developers not in text
+        panel.get_by_role("button", name="Close").click()
+        expect(panel).to_be_hidden()
+        expect(button).to_have_attribute("aria-expanded", "false")
+    page.close()

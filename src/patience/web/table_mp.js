@@ -252,7 +252,12 @@ class SharedTablePage {
     ui.board = h("div", { class: "mp-board", "data-testid": "board" });
     ui.record = h("p", { hidden: true }, h("a", { href: `/api/shared/${this.id}/record`,
       download: "" }, "Download the record"));
-    this.root.replaceChildren(ui.title, h("div", { class: "toolbar" }, ui.link, ui.copy),
+    ui.rulesButton = h("button", { type: "button", "aria-expanded": "false",
+      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "How to play");
+    ui.rules = h("section", { id: "rules-panel", class: "rules", hidden: true,
+      "aria-label": "how to play", tabindex: "-1" });
+    this.root.replaceChildren(ui.title,
+      h("div", { class: "toolbar" }, ui.link, ui.copy, ui.rulesButton), ui.rules,
       ui.facts, ui.seats, ui.join, ui.status, ui.banner, ui.board, ui.record);
     this.root.classList.add("mp-page");
     // The boards suit the room the window gives them: draw again when that changes.
@@ -262,6 +267,29 @@ class SharedTablePage {
       resizing = setTimeout(() => { if (this.state) this.show(this.state); }, 120);
     });
     this.connect();
+  }
+
+  /** Shows or hides "How to play" (the server's HTML, rendered with raw HTML escaped). */
+  async toggleRules() {
+    const ui = this.ui;
+    const opening = ui.rules.hidden;
+    ui.rulesButton.setAttribute("aria-expanded", String(opening));
+    ui.rules.hidden = !opening;
+    if (!opening || !this.state || this.rulesFor === this.state.game) {
+      if (opening) ui.rules.focus();
+      return;
+    }
+    try {
+      const { html } = await getJson(`/api/rules/${encodeURIComponent(this.state.game)}`);
+      const body = h("div", { class: "rules-text" });
+      body.innerHTML = html;
+      ui.rules.replaceChildren(h("button", { type: "button", class: "close",
+        onclick: () => this.toggleRules() }, "Close"), body);
+      this.rulesFor = this.state.game;
+    } catch (failure) {
+      ui.rules.replaceChildren(h("p", { class: "error", role: "alert" }, failure.message));
+    }
+    ui.rules.focus();
   }
 
   connect() {
