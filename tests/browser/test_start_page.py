@@ -340,3 +340,33 @@ def test_every_game_has_a_how_to_play_for_players_at_its_table(
         text = panel.text_content() or ""
         for developers in ("src/", ".py", "patience new", "-o ", "`"):
             assert developers not in text, (game["name"], developers)
+
+
+def test_the_score_shown_at_the_table_is_chosen_on_the_start_page(
+    page: Any, server: LiveServer
+) -> None:
+    page.goto(f"{server.url}/")
+    page.click('form[data-game="klondike"] button.play')
+    page.wait_for_url(re.compile(r"/play/"))
+    score = page.locator('[data-testid="score"]')
+    expect(score).to_have_text(" · Score 0")  # standard scoring by default
+    page.goto(f"{server.url}/")
+    open_settings(page, "klondike")
+    page.select_option("#klondike-scoring", "vegas")
+    chosen = page.locator('form[data-game="klondike"] [data-testid="chosen"]')
+    expect(chosen).to_have_text("Standard rules")  # a setting of the page, not of the rules
+    page.click('form[data-game="klondike"] button.play')
+    page.wait_for_url(re.compile(r"/play/"))
+    expect(score).to_have_text(" · Vegas $-52")
+    table = page.url.rsplit("/", 1)[1]
+    assert "scoring" not in page.request.get(f"{server.url}/api/tables/{table}").json()["options"]
+    # Spider: 500 to start; a game without a scoring shows time and moves only.
+    page.goto(f"{server.url}/")
+    page.click('form[data-game="spider"] button.play')
+    page.wait_for_url(re.compile(r"/play/"))
+    expect(score).to_have_text(" · Score 500")
+    page.goto(f"{server.url}/")
+    page.click('form[data-game="canfield"] button.play')
+    page.wait_for_url(re.compile(r"/play/"))
+    expect(page.locator('[data-testid="clock"]')).to_be_visible()
+    expect(score).to_have_text("")

@@ -41,6 +41,7 @@ from ..bots import BOTS
 from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
+from ..scoring import scores
 from ..store import SharedSeat, Store, StoreError, valid_player_name
 from .catalogue import (
     DealPicker,
@@ -436,6 +437,8 @@ class TableService:
             "outcome": view["outcome"],
             "last": seen.last,
             "moves": len(game.move_stack),
+            # The web app's scores (patience.scoring): Klondike's standard and Vegas, Spider's.
+            "scores": scores(game),
             "can_undo": "undo" in allowed and bool(game.move_stack),
             "can_redo": "redo" in allowed and game.can_redo(),
             "events": table.events,

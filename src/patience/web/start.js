@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { layoutPicture } from "./pictures.js";
+import { SCORINGS, chosenScoring, scoringKey } from "./scoring.js";
 
 // An option's key with a line-break opportunity after each underscore ("from_" "foundation"),
 // so that a narrow column breaks it there rather than mid-word.
@@ -91,6 +92,22 @@ function chosenWords(game, options) {
   }).join(" · ");
 }
 
+// The score shown at the table (a setting of this browser, not an option of the rules: never
+// sent with the game's options), for the games that have scorings (scoring.js).
+function scoringField(game) {
+  const choices = SCORINGS[game.name];
+  if (!choices) return null;
+  const id = `${game.name}-scoring`;
+  const chosen = chosenScoring(game.name);
+  return h("div", { class: "field" }, h("label", { for: id }, "Score shown"),
+    h("select", { id, name: "scoring", onchange: (event) => {
+      event.stopPropagation(); // not one of the game's options
+      localStorage.setItem(scoringKey(game.name), event.target.value);
+    } }, choices.map(([key, label]) => h("option", { value: key, selected: key === chosen },
+      label))),
+    h("small", {}, "at the table, beside the time and the moves; it does not change the rules"));
+}
+
 // A game's tile: its picture, name and summary, the options it will be played with, one Play
 // button, and the options, deal number and "winnable deals only" behind a Settings control.
 function gameCard(game) {
@@ -170,7 +187,8 @@ function gameCard(game) {
         size: 12 })),
     h("label", { class: "winnable" }, h("input", { type: "checkbox", name: "winnable",
       checked: localStorage.getItem(`patience.winnable.${game.name}`) === "1" }),
-    "Winnable deals only", note));
+    "Winnable deals only", note),
+    scoringField(game));
   form.insertBefore(settings, error);
   for (const [name, value] of Object.entries(rememberedOptions(game))) {
     form.elements[name].value = value;
