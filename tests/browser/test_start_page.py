@@ -370,3 +370,37 @@ def test_the_score_shown_at_the_table_is_chosen_on_the_start_page(
     page.wait_for_url(re.compile(r"/play/"))
     expect(page.locator('[data-testid="clock"]')).to_be_visible()
     expect(score).to_have_text("")
+
+
+def test_a_phone_table_leaves_the_board_most_of_the_screen(
+    browser: Any, server: LiveServer
+) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        made = page.request.post(f"{server.url}/api/tables", data={"game": "klondike", "deal": 7})
+        page.goto(f"{server.url}/play/{made.json()['table']}")
+        board = page.locator("svg.board")
+        expect(board.locator(".card").first).to_be_visible()
+        box = board.bounding_box()
+        assert box is not None
+        # The header, the facts and the toolbar took 41% of the screen (the board's top at
+        # 347 px): now at most a quarter.
+        assert box["y"] <= 844 * 0.25, box
+        toolbar = page.locator(".table-page .toolbar")
+        row = toolbar.bounding_box()
+        assert row is not None
+        assert row["height"] <= 48  # one row, scrolled sideways inside itself
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # Every button of the row is still there: scrolled into view, it can be clicked.
+        rules = page.get_by_role("button", name="Rules", exact=True)
+        rules.scroll_into_view_if_needed()
+        rules.click()
+        expect(page.locator("#rules-panel h1")).to_be_visible()
+        # The player's name is in the header, beside the brand.
+        who = page.locator("#who").bounding_box()
+        brand = page.locator("header .brand").bounding_box()
+        assert who is not None
+        assert brand is not None
+        assert abs(who["y"] - brand["y"]) < 12
+    finally:
+        page.close()
