@@ -404,3 +404,66 @@ def test_a_phone_table_leaves_the_board_most_of_the_screen(
         assert abs(who["y"] - brand["y"]) < 12
     finally:
         page.close()
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two CSS rgb() colours."""
+
+    def relative(colour: str) -> float:
+        channels = [int(part) / 255 for part in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted([relative(first), relative(second)], reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_the_dark_theme_keeps_the_keyboard_skip_link_and_labels(
+    browser: Any, server: LiveServer, viewport: tuple[int, int]
+) -> None:
+    width, height = viewport
+    page = browser.new_page(viewport={"width": width, "height": height}, color_scheme="dark")
+    try:
+        made = page.request.post(f"{server.url}/api/tables", data={"game": "klondike", "deal": 7})
+        page.goto(f"{server.url}/play/{made.json()['table']}")
+        expect(page.locator("svg.board .card").first).to_be_visible()
+        focused = (
+            "document.activeElement.getAttribute('aria-label')"
+            " ?? document.activeElement.textContent"
+        )
+        page.keyboard.press("Tab")
+        assert page.evaluate(focused) == "Skip to the table"
+        expect(page.locator(".skip-link")).to_be_in_viewport()
+        page.keyboard.press("Enter")
+        assert page.evaluate(focused) == "stock: 24 cards, face down"
+        page.keyboard.press("Enter")  # the stock turns, from the keyboard
+        expect(page.locator('[data-testid="moves"]')).to_have_text("1")
+        # Text is readable on the dark page: the facts, a button, the skip link.
+        pairs = page.evaluate(
+            """() => {
+              const style = (selector) => getComputedStyle(document.querySelector(selector));
+              const page = getComputedStyle(document.documentElement).backgroundColor;
+              return [[style(".table-page .facts").color, page],
+                [style(".toolbar button").color, style(".toolbar button").backgroundColor],
+                [style(".skip-link").color, style(".skip-link").backgroundColor]];
+            }"""
+        )
+        for ink, ground in pairs:
+            assert luminance(ground) < 0.3
+            assert contrast(ink, ground) >= 4.5, (ink, ground)
+        # Every field of the page has a label, as in the light theme.
+        unlabelled = page.evaluate(
+            """() => [...document.querySelectorAll("input, select")].filter((node) =>
+                !node.labels?.length && !node.getAttribute("aria-label")).map((n) => n.outerHTML)"""
+        )
+        assert unlabelled == []
+        page.goto(f"{server.url}/")
+        expect(page.locator("form.tile").first).to_be_visible()
+        unlabelled = page.evaluate(
+            """() => [...document.querySelectorAll("input, select")].filter((node) =>
+                !node.labels?.length && !node.getAttribute("aria-label")).map((n) => n.outerHTML)"""
+        )
+        assert unlabelled == []
+    finally:
+        page.close()
