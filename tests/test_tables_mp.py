@@ -701,3 +701,53 @@ def test_the_lobby_lists_the_tables_their_creators_listed(
     refused = client.post("/api/shared", json={"game": "leopard", "listed": "yes"})
     assert refused.status_code == 400
     assert "'listed'" in refused.json()["error"]
+
+
+def test_the_results_of_shared_tables_are_in_their_peoples_statistics(
+    client: TestClient, db_path: Path
+) -> None:
+    rng = random.Random(3)
+    ends = []
+    for deal in (3, 4):
+        table = create(
+            client, "leopard", ["open", "greedy"], options={"deals": 1}, deal=deal, seed=1
+        )
+        with client.websocket_connect(f"/ws/shared/{table}") as socket:
+            conn = Conn(socket, Scanner(db_path, table))
+            conn.join(0, "Stat Ann")
+            ends.append(
+                drive(client, table, {0: conn}, lambda view: rng.choice(view["legal_moves"]))
+            )
+    # An ongoing table counts for nobody yet.
+    create(client, "leopard", ["open", "greedy"], options={"deals": 1})
+    # Seat 0 is the person: the winner (a seat, with two players), or a draw.
+    results = [
+        "won"
+        if end["outcome"].get("winner") == 0
+        else "draw"
+        if end["outcome"]["result"] == "draw"
+        else "lost"
+        for end in ends
+    ]
+    stats = client.get("/api/stats", params={"player": "stat ann"}).json()["games"]
+    [leopard] = [entry for entry in stats if entry["game"] == "leopard"]
+    assert leopard["title"] == "Leopard, 1 deal a match"
+    assert leopard["played"] == 2
+    assert leopard["won"] == results.count("won")
+    assert leopard["best_moves"] is None  # a shared table's moves are everybody's
+    streak = 0
+    for result in results:
+        streak = streak + 1 if result == "won" else 0
+    assert leopard["current_streak"] == streak
+
+
+def test_seat_results_follow_the_winner_or_his_side() -> None:
+    from patience.engine import Outcome, Result
+    from patience.server.table import seat_results
+
+    assert seat_results(Outcome(Result.ONGOING), 2) is None
+    assert seat_results(Outcome(Result.WON, winner=1, scores=(3, 9)), 2) == ["lost", "won"]
+    # Four players in two sides: the winner is a side, seats 0 and 2 or 1 and 3.
+    four = seat_results(Outcome(Result.WON, winner=1, scores=(3, 9)), 4)
+    assert four == ["lost", "won", "lost", "won"]
+    assert seat_results(Outcome(Result.DRAW, scores=(5, 5, 5)), 3) == ["draw"] * 3

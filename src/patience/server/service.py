@@ -75,6 +75,7 @@ from .table import (
     autofinish_moves,
     observe,
     replay_event,
+    seat_results,
     shared_settings,
     token_hash,
 )
@@ -591,6 +592,10 @@ class TableService:
                 reason=outcome.reason,
                 moves=len(game.move_stack),
                 score=outcome.score,
+                # A shared table's end: each seat's result, for its people's statistics.
+                seat_results=None
+                if table.settings.private
+                else seat_results(outcome, len(table.seats)),
             )
         except StoreError as error:
             # Another process stored an event first: memory is out of date.

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -387,10 +387,14 @@ class Store:
         reason: str,
         moves: int,
         score: int | None = None,
+        seat_results: Sequence[str] | None = None,
     ) -> float | None:
         """Store event number ``seq`` of a table and how the table stands after it, in one
         committed transaction. ``seq`` must be the next number: an event computed from a stale
         copy of the table is refused (:class:`StoreError`) and nothing is written.
+        ``seat_results`` (a table of several players that has ended: "won", "lost" or "draw"
+        per seat) is kept in the table's settings JSON as ``results``, for the statistics of
+        the people who sat there (no new column: the settings are that table's own JSON).
 
         Returns the table's finishing time as stored (None while the game goes on), so that the
         table in memory shows the same time as the statistics will."""
@@ -423,6 +427,12 @@ class Store:
                 "score = ? WHERE id = ?",
                 (now, result, reason, finished, moves, score, table_id),
             )
+            if seat_results is not None:
+                db.execute(
+                    "UPDATE tables SET shared = json_set(shared, '$.results', json(?)) "
+                    "WHERE id = ? AND shared IS NOT NULL",
+                    (json.dumps(list(seat_results)), table_id),
+                )
         return None if finished is None else float(finished)
 
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
@@ -543,7 +553,8 @@ class Store:
         canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None = None,
     ) -> list[GameStats]:
         """``player``'s statistics for each game and set of options they have played, by game
-        name then options.
+        name then options: his one-player tables, and the ended tables of several players where
+        a person of that name (``seats.guest``, any case) held a seat, with that seat's result.
 
         ``canonical(game, options)`` gives the options a stored table counts under (the server
         fills in the defaults, so that a table stored before an option existed counts with the
@@ -557,8 +568,25 @@ class Store:
                 "ORDER BY t.game, t.created, t.rowid",
                 (player,),
             ).fetchall()
-        groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
-        for row in rows:
+            # Tables of several players where a person of that name held a seat, once ended:
+            # his seat's result (kept when the game ended: append_event's seat_results).
+            shared = self._db.execute(
+                "SELECT t.game, t.options, t.created, t.finished, s.seat, "
+                "json_extract(t.shared, '$.results') AS results FROM tables t "
+                "JOIN seats s ON s.table_id = t.id WHERE t.shared IS NOT NULL "
+                "AND s.guest = ? COLLATE NOCASE AND s.token_hash IS NOT NULL "
+                "AND json_extract(t.shared, '$.results') IS NOT NULL",
+                (player,),
+            ).fetchall()
+        played: list[dict[str, Any]] = [dict(row) for row in rows]
+        for row in shared:
+            results = json.loads(row["results"])
+            seat = int(row["seat"])
+            if isinstance(results, list) and 0 <= seat < len(results):
+                # The moves of a shared table are everybody's: no "fewest moves" there.
+                played.append({**dict(row), "result": str(results[seat]), "moves": None})
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for row in played:
             game = str(row["game"])
             options = json.loads(row["options"])
             if canonical is not None:
@@ -566,12 +594,14 @@ class Store:
             key = json.dumps(options, sort_keys=True, separators=(",", ":"))
             groups.setdefault((game, key), []).append(row)
         return [
-            _game_stats(game, json.loads(key), tables)
+            _game_stats(game, json.loads(key), sorted(tables, key=lambda row: row["created"]))
             for (game, key), tables in sorted(groups.items())
         ]
 
 
-def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3.Row]) -> GameStats:
+def _game_stats(
+    game: str, options: dict[str, OptionValue], tables: Sequence[Mapping[str, Any]]
+) -> GameStats:
     won = [row for row in tables if row["result"] == "won"]
     streak = best = 0
     for index, row in enumerate(tables):
@@ -590,7 +620,9 @@ def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3
         current_streak=streak,
         best_streak=best,
         best_seconds=min((row["finished"] - row["created"] for row in won), default=None),
-        best_moves=min((int(row["moves"]) for row in won), default=None),
+        best_moves=min(
+            (int(row["moves"]) for row in won if row["moves"] is not None), default=None
+        ),
     )
 
 
