@@ -88,21 +88,24 @@ export function leopardPause(previous, state) {
       piles: { ...before.piles, discards: { ...before.piles.discards, up: discards } },
       history: after.history, totals: after.totals, declarers: after.declarers,
     },
-    dealEnd: { deal, points: after.history[deal - 1], declarer: after.declarers[deal - 1] },
+    dealEnd: { deal, points: after.history[deal - 1], declarer: after.declarers[deal - 1],
+      exact },
   };
 }
 
 // The box that holds the end of a deal on screen: its points, and the button to go on.
 function dealEndBox(state, page) {
-  const { deal, points, declarer } = state.dealEnd;
+  const { deal, points, declarer, exact } = state.dealEnd;
   const view = state.view;
   const words = points.map((p, side) => `${sideName(view, page, side)} ${p} point${p === 1 ? "" : "s"}`)
     .join(", ");
   const declared = declarer !== null && declarer !== undefined
     ? ` (${page.seatName(declarer)} declared)` : " (nobody declared: the stock ran out)";
   return h("div", { class: "mp-deal-end", role: "status", "data-testid": "deal-end" },
-    h("p", {}, `Deal ${deal} is over: ${words}${declared}. The squares stay as they ended ` +
-      "until you go on."),
+    h("p", {}, `Deal ${deal} is over: ${words}${declared}. ` + (exact
+      ? "The squares stay as they ended until you go on."
+      // States were missed (a slow connection): the squares are as this page last saw them.
+      : "The squares are as this page last saw them, before the deal's last moves.")),
     h("button", { type: "button", "data-action": "go-on", onclick: () => page.goOn() },
       `Go on to deal ${deal + 1}`));
 }
