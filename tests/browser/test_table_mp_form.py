@@ -103,6 +103,15 @@ def test_a_listed_table_is_in_the_lobby_and_joined_from_it(browser: Any, server_
         # Full now: the lobby lists only tables with a free seat.
         visitor.goto(server_url + "/tables")
         expect(visitor.locator('[data-testid="lobby-empty"]')).to_be_visible()
+        # A table listed meanwhile shows on Refresh (and by itself within 15 s).
+        later = creator.request.post(
+            f"{server_url}/api/shared",
+            data={"game": "double-solitaire", "seats": ["open", "greedy"], "listed": True},
+        ).json()["table"]
+        visitor.get_by_role("button", name="Refresh").click()
+        expect(visitor.locator(f'.mp-lobby-list li[data-table="{later}"]')).to_contain_text(
+            "Double Solitaire"
+        )
     finally:
         visitor.close()
         creator.close()

@@ -157,15 +157,26 @@ async function createPage(root) {
 }
 
 // The lobby: the tables their creators listed (GET /api/lobby), each with its game, its free
-// seats and its bots, and a link to join it.
+// seats and its bots, and a link to join it. The list is read again every 15 s while the page
+// is in view (never while the keyboard is on one of its links), and by the Refresh button.
+const LOBBY_EVERY = 15000;
+
 export async function drawLobby(section) {
-  const refresh = h("button", { type: "button", onclick: () => drawLobby(section) }, "Refresh");
+  const list = h("div", { class: "mp-lobby-tables", "aria-live": "polite" });
+  const refresh = h("button", { type: "button", onclick: () => fillLobby(list) }, "Refresh");
+  section.replaceChildren(h("h2", { id: "mp-lobby-title" }, "Tables to join"), list, refresh);
+  await fillLobby(list);
+  setInterval(() => {
+    if (!document.hidden && !list.contains(document.activeElement)) fillLobby(list);
+  }, LOBBY_EVERY);
+}
+
+async function fillLobby(list) {
   let found;
   try {
     found = (await getJson("/api/lobby")).tables;
   } catch (failure) {
-    section.replaceChildren(h("h2", { id: "mp-lobby-title" }, "Tables to join"),
-      h("p", { class: "error", role: "alert" }, failure.message), refresh);
+    list.replaceChildren(h("p", { class: "error", role: "alert" }, failure.message));
     return;
   }
   const open = found.filter((table) => table.open > 0);
@@ -180,10 +191,10 @@ export async function drawLobby(section) {
       h("span", { class: "mp-lobby-facts" }, facts.join(" · ")), " ",
       h("a", { class: "button", href: table.url, "aria-label": `Join ${table.heading}` }, "Join"));
   });
-  section.replaceChildren(h("h2", { id: "mp-lobby-title" }, "Tables to join"),
-    rows.length ? h("ul", { class: "mp-lobby-list", "data-testid": "lobby" }, rows)
-      : h("p", { "data-testid": "lobby-empty" },
-        "No listed table has a free seat just now: create one below."), refresh);
+  list.replaceChildren(rows.length
+    ? h("ul", { class: "mp-lobby-list", "data-testid": "lobby" }, rows)
+    : h("p", { "data-testid": "lobby-empty" },
+      "No listed table has a free seat just now: create one below."));
 }
 
 // -- a shared table -------------------------------------------------------------------------
