@@ -160,6 +160,7 @@ async function createPage(root) {
 // seats and its bots, and a link to join it. The list is read again every 15 s while the page
 // is in view (never while the keyboard is on one of its links), and by the Refresh button.
 const LOBBY_EVERY = 15000;
+const LOBBY_URL = "/api/lobby";
 
 export async function drawLobby(section) {
   const list = h("div", { class: "mp-lobby-tables", "aria-live": "polite" });
@@ -174,22 +175,30 @@ export async function drawLobby(section) {
 async function fillLobby(list) {
   let found;
   try {
-    found = (await getJson("/api/lobby")).tables;
+    // {"tables": [...]} (GET /api/lobby), or a bare list of the same entries (the sessions
+    // work's GET /api/shared, which also lists the player's own and ended tables).
+    const answer = await getJson(LOBBY_URL);
+    found = Array.isArray(answer) ? answer : answer.tables;
   } catch (failure) {
     list.replaceChildren(h("p", { class: "error", role: "alert" }, failure.message));
     return;
   }
-  const open = found.filter((table) => table.open > 0);
+  const count = (table, kind) => table.seats.filter((seat) => seat.kind === kind).length;
+  const open = found.filter((table) => (table.result ?? "ongoing") === "ongoing"
+    && (table.listed ?? true) && count(table, "open") > 0);
   const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
   const rows = open.map((table) => {
     const people = table.seats.filter((seat) => seat.kind === "person").map((seat) => seat.name);
-    const facts = [`${plural(table.open, "seat", "seats")} free of ${table.seats.length}`];
-    if (table.bots) facts.push(plural(table.bots, "bot", "bots"));
+    const free = count(table, "open");
+    const bots = count(table, "bot");
+    const facts = [`${plural(free, "seat", "seats")} free of ${table.seats.length}`];
+    if (bots) facts.push(plural(bots, "bot", "bots"));
     if (people.length) facts.push(`with ${people.join(", ")}`);
     return h("li", { "data-table": table.table },
-      h("span", { class: "mp-lobby-game" }, table.heading), " ",
+      h("span", { class: "mp-lobby-game" }, table.heading ?? table.title), " ",
       h("span", { class: "mp-lobby-facts" }, facts.join(" · ")), " ",
-      h("a", { class: "button", href: table.url, "aria-label": `Join ${table.heading}` }, "Join"));
+      h("a", { class: "button", href: table.url,
+        "aria-label": `Join ${table.heading ?? table.title}` }, "Join"));
   });
   list.replaceChildren(rows.length
     ? h("ul", { class: "mp-lobby-list", "data-testid": "lobby" }, rows)
