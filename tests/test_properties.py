@@ -283,7 +283,9 @@ def secret_cards(game: Game, observer: patience.Observer) -> Counter[str]:
         for seat, hand in enumerate(position["hands"]):
             if seat != observer:
                 secret.update(hand)
-        for square in position["squares"]:
+        # Face-down cards are secret while the match goes on; at its end every one is shown
+        # (docs/rules/leopard.md, ruling 7).
+        for square in position["squares"] if not game.is_over() else []:
             for cell in square:
                 for layer in cell:
                     if isinstance(layer, dict) and layer["by"] != observer:
@@ -352,7 +354,8 @@ def check_observers(game: Game) -> None:
         if observer is patience.SPECTATOR:
             assert seat_only["seat"] is None
             assert seat_only["legal_moves"] == []
-            assert no_face_down_card(view), "the spectator sees a face-down card"
+            if game.name != "leopard" or not game.is_over():  # Leopard shows them at the end
+                assert no_face_down_card(view), "the spectator sees a face-down card"
             assert all(hand is None for hand in view.get("hands", [])), "the spectator sees a hand"
         else:
             assert seat_only["seat"] == observer

@@ -498,7 +498,11 @@ def test_a_rules_page_option_table_renders_as_a_table(client: TestClient) -> Non
     spider = client.get("/api/rules/spider").json()["html"]
     assert "<table>" in spider
     assert "<th>option</th>" in spider
-    assert "<td><code>suits</code></td>" in spider
+    # Written for players: the option's name in words, no source paths or command lines.
+    assert "<td>Suits</td>\n<td>1 or 2 or 4</td>\n<td>4</td>" in spider
+    assert "<h1>Spider: how to play</h1>" in spider
+    for developers in ("src/", ".py", "patience new", "-o "):
+        assert developers not in spider
     assert "| option |" not in spider
 
 

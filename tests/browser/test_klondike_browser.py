@@ -35,6 +35,7 @@ def test_play_klondike_by_click_and_drag_then_reload(browser: Any, server_url: s
     page.goto(server_url + "/")
     # Automatic moves off: this test moves the ace of clubs itself.
     page.evaluate("localStorage.setItem('patience.autoplay', '0')")
+    page.click('form[data-game="klondike"] .settings-button')  # the deal is a setting
     page.fill("#klondike-deal", "7")
     page.click('form[data-game="klondike"] button[type=submit]')
     page.wait_for_url(re.compile(r"/play/"))

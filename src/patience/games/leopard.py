@@ -777,7 +777,8 @@ class Leopard(Rules[LeopardState]):
     def view_parts(self, state: LeopardState, observer: Observer) -> JSON:
         """What ``observer`` sees: a seat its own hand (a spectator none), the sizes of every
         hand and of the stock, every square with what lies under each card, face-down cards
-        as ``{"down": null, "by": S}`` unless ``observer`` is seat S, and the discards."""
+        as ``{"down": null, "by": S}`` unless ``observer`` is seat S or the match is over
+        (then every one is ``{"down": CARD, "by": S}``), and the discards."""
         data: JSON = {
             "version": 1,
             "game": self.name,
@@ -791,7 +792,9 @@ class Leopard(Rules[LeopardState]):
             for index, hand in enumerate(state.hands)
         ]
         data["hand_sizes"] = [len(hand) for hand in state.hands]
-        data["squares"] = self._squares_json(state, observer)
+        # Once the match is over every face-down card of the last deal is shown to all, with
+        # who laid it (ruling 9 of docs/rules/leopard.md): nothing is left to hide.
+        data["squares"] = self._squares_json(state, None if state.phase == OVER else observer)
         return data
 
     def move_view(self, state: LeopardState, move: Move, mover: int, observer: Observer) -> JSON:

@@ -43,6 +43,7 @@ from ..bots import BOTS
 from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
+from ..scoring import scores
 from ..solve import SAFE_MOVE_GAMES, safe_moves
 from ..store import Account, SharedSeat, Store, StoreError, valid_player_name
 from . import snapshots
@@ -79,6 +80,7 @@ from .table import (
     observe,
     refusal_reason,
     replay_event,
+    seat_results,
     shared_settings,
     think,
     token_hash,
@@ -197,6 +199,23 @@ def autoplay_moves(game: Game) -> list[Move]:
     if source is not None and source.startswith("f") and source[1:].isdigit():
         return []
     return safe_moves(game)
+
+
+def describe_seats(seats: list[SharedSeat]) -> list[dict[str, Any]]:
+    """A shared table's seats as a list shows them: a bot (its name), a person (his name) or
+    open."""
+    return [
+        {
+            "seat": seat.seat,
+            "kind": "bot"
+            if seat.bot is not None
+            else "person"
+            if seat.token_hash is not None
+            else "open",
+            "name": seat.bot if seat.bot is not None else seat.guest,
+        }
+        for seat in seats
+    ]
 
 
 # -- the service ------------------------------------------------------------------------------
@@ -517,6 +536,8 @@ class TableService:
             "outcome": view["outcome"],
             "last": seen.last,
             "moves": len(game.move_stack),
+            # The web app's scores (patience.scoring): Klondike's standard and Vegas, Spider's.
+            "scores": scores(game),
             "can_undo": "undo" in allowed and bool(game.move_stack),
             "can_redo": "redo" in allowed and game.can_redo(),
             "events": table.events,
@@ -708,6 +729,10 @@ class TableService:
                 reason=outcome.reason,
                 moves=len(game.move_stack),
                 score=outcome.score,
+                # A shared table's end: each seat's result, for its people's statistics.
+                seat_results=None
+                if table.settings.private
+                else seat_results(outcome, len(table.seats)),
             )
         except StoreError as error:
             # Another process stored an event first: memory is out of date.
@@ -1120,18 +1145,7 @@ class TableService:
                     "game": row.game,
                     "title": variant_title(row.game, row.options),
                     "options": row.options,
-                    "seats": [
-                        {
-                            "seat": seat.seat,
-                            "kind": "bot"
-                            if seat.bot is not None
-                            else "person"
-                            if seat.token_hash is not None
-                            else "open",
-                            "name": seat.bot if seat.bot is not None else seat.guest,
-                        }
-                        for seat in seats
-                    ],
+                    "seats": describe_seats(seats),
                     "result": row.result,
                     "listed": settings.get("listed") is True,
                     "mine": account is not None and row.owner == account,
@@ -1140,13 +1154,45 @@ class TableService:
             )
         return listed
 
+    async def lobby(self) -> dict[str, Any]:
+        """The lobby: the ongoing shared tables their creators chose to list, the newest first,
+        each with its game, heading, seats (bot, person or open) and how many are free."""
+        found = await self.offload(self.store.listed_tables)
+        tables = []
+        for row, seats in found:
+            try:
+                heading = table_heading(get_rules(row.game, row.options))
+            except ValueError:  # a game or option this server no longer knows
+                continue
+            described = describe_seats(seats)
+            tables.append(
+                {
+                    "table": row.id,
+                    "url": f"/table/{row.id}",
+                    "game": row.game,
+                    "title": variant_title(row.game, row.options),
+                    "heading": heading,
+                    "seats": described,
+                    "open": sum(seat["kind"] == "open" for seat in described),
+                    "bots": sum(seat["kind"] == "bot" for seat in described),
+                    "created": row.created,
+                }
+            )
+        return {"tables": tables}
+
     async def stats(self, account: Account | None, shown: str) -> dict[str, Any]:
         """An account's statistics (None: a session that owns nothing has none), one entry per
-        game and options, named by its title; ``shown`` is the name they are shown under."""
+        game and options, named by its title; ``shown`` is the name they are shown under. A
+        claimed name's include its ended shared tables."""
         found = (
             []
             if account is None
-            else await self.offload(self.store.account_stats, account.id, full_options)
+            else await self.offload(
+                self.store.account_stats,
+                account.id,
+                full_options,
+                claimed=account.display if account.claimed else None,
+            )
         )
         entries = [
             {**entry.to_json(), "title": variant_title(entry.game, entry.options)}

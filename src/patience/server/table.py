@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import SPECTATOR, Game, IllegalMove, Rules, ViewJSON
+from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, ViewJSON
 from ..games import get_rules, resolve_name
 from ..moves import Move
 from ..store import Event
@@ -56,6 +56,7 @@ __all__ = [
     "observe",
     "refusal_reason",
     "replay_event",
+    "seat_results",
     "shared_request",
     "shared_settings",
     "solo_request",
@@ -164,6 +165,19 @@ class Settings:
 
 #: A one-player table's settings.
 SOLO = Settings(commands=frozenset(COMMANDS), private=True, stand_in=None)
+
+
+def seat_results(outcome: Outcome, seats: int) -> list[str] | None:
+    """Each seat's result of a finished game of ``seats`` seats ("won", "lost" or "draw"), for
+    the statistics; None while it goes on. A game that scores sides (Leopard of four: the
+    outcome's ``scores`` has fewer entries than seats) names a side as the winner: seat ``s``
+    is of side ``s % sides``."""
+    if outcome.result == "ongoing":
+        return None
+    if outcome.result == "draw" or outcome.winner is None:
+        return ["draw" if outcome.result == "draw" else str(outcome.result)] * seats
+    sides = len(outcome.scores) if outcome.scores else seats
+    return ["won" if seat % sides == outcome.winner else "lost" for seat in range(seats)]
 
 
 def shared_settings(stored: Mapping[str, Any]) -> Settings:

@@ -8,6 +8,7 @@ import { drawBoard, neighbour, pileName, pileOrder } from "./board.js";
 import { CARD_H, el, parseCard } from "./cards.js";
 import { slotRight } from "./layout.js";
 import { LiveTable } from "./live.js";
+import { scoreText } from "./scoring.js";
 import { h } from "./dom.js";
 import { animateChanges, celebrate, snapshot, stopMotion } from "./motion.js";
 
@@ -354,6 +355,9 @@ export class TablePage {
     this.optionsLine.title = s.options_text || "";
     this.dealNumber.textContent = s.deal ?? "—";
     this.counter.textContent = String(s.moves);
+    // The score of the scoring chosen on the start page (scoring.js), if the game has one.
+    const score = scoreText(s);
+    this.scoreText.textContent = score ? ` · ${score}` : "";
     this.undoButton.disabled = !s.can_undo;
     this.hintButton.disabled = over || this.hintsMissing;
     this.redoButton.disabled = !s.can_redo;
@@ -392,6 +396,7 @@ export class TablePage {
     this.dealNumber = h("code", { class: "deal", "data-testid": "deal" });
     this.counter = h("span", { "data-testid": "moves" });
     this.clockText = h("span", { "data-testid": "clock" });
+    this.scoreText = h("span", { "data-testid": "score" });
     this.undoButton = button("Undo", () => this.send("undo"), "u");
     this.redoButton = button("Redo", () => this.send("redo"), "r");
     this.restartButton = button("Restart", () => this.send("restart"));
@@ -455,7 +460,7 @@ export class TablePage {
         h("p", { class: "facts" },
           h("span", {}, "Deal ", this.dealNumber, " ", copy), " · ", this.optionsLine,
           " · Moves ", this.counter, " · ", "Time ",
-          this.clockText, " · ", this.connection)),
+          this.clockText, this.scoreText, " · ", this.connection)),
       h("div", { class: "toolbar" }, this.undoButton, this.redoButton, this.restartButton,
         this.hintButton, this.finishButton, this.newDealButton, this.giveUpButton,
         this.download, this.rulesButton, this.autoplayLabel, moveForm, this.actions),
