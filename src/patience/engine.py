@@ -297,6 +297,11 @@ class Rules(abc.ABC, Generic[S]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        # Stateless apart from options that never change: a deep copy of a game (OpenSpiel
+        # clones states so) shares its rules, and the action table built once for them.
+        return self
+
     @property
     def players(self) -> int:
         """The number of seats at the table (1 for the patience games)."""
@@ -1080,6 +1085,11 @@ class Game:
         twin._redo = list(self._redo)
         twin._seen = set(self._seen)
         return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # States are never changed in place once reached: a deep copy (OpenSpiel clones its
+        # states so) needs no more than :meth:`copy`, which shares them.
+        return self.copy()
 
 
 def _is_foundation(pile: str | None) -> bool:
