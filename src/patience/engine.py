@@ -297,10 +297,10 @@ class Rules(abc.ABC, Generic[S]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        # Stateless apart from options that never change: a deep copy of a game (OpenSpiel
-        # clones states so) shares its rules, and the action table built once for them.
-        return self
+    def __getstate__(self) -> dict[str, Any]:
+        # The action table (:meth:`_action_table`) is rebuilt on demand: a pickled game (the
+        # server's snapshots) does not carry it.
+        return {key: value for key, value in self.__dict__.items() if key != "_actions"}
 
     @property
     def players(self) -> int:
@@ -1085,11 +1085,6 @@ class Game:
         twin._redo = list(self._redo)
         twin._seen = set(self._seen)
         return twin
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        # States are never changed in place once reached: a deep copy (OpenSpiel clones its
-        # states so) needs no more than :meth:`copy`, which shares them.
-        return self.copy()
 
 
 def _is_foundation(pile: str | None) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import bots, play, solve, study, web
+from . import bots, ladder, play, solve, study, web
 
 __all__ = ["main"]
 
@@ -32,6 +32,7 @@ for _command in (
     web.serve_command,
     bots.match_command,
     bots.arena_command,
+    ladder.ladder_command,
     study.study_group,
 ):
     main.add_command(_command)

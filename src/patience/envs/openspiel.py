@@ -37,11 +37,20 @@ import numpy as np
 import pyspiel
 
 from .. import games
+from ..bots import base as bots_base
 from ..engine import SPECTATOR, Game, Observer, Rules
+from ..moves import Move
 from ..options import UNLIMITED, Option, OptionValue
 from .observation import ViewEncoder
 
-__all__ = ["DEALS_RANGE", "PatienceGame", "PatienceState", "game_name", "register"]
+__all__ = [
+    "DEALS_RANGE",
+    "OpenSpielIsmctsBot",
+    "PatienceGame",
+    "PatienceState",
+    "game_name",
+    "register",
+]
 
 #: The deal numbers the chance node chooses from, by default: 0 .. DEALS_RANGE - 1.
 DEALS_RANGE = 1000
@@ -128,17 +137,43 @@ class PatienceGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
+class _Held:
+    """The rules and the :class:`patience.Game` of a state. OpenSpiel clones a state by deep
+    copy: the clone shares the rules (stateless but for their options) and copies the game by
+    :meth:`patience.Game.copy` (states are never changed in place once reached, so the copies
+    share them): a few list copies instead of the whole game's."""
+
+    def __init__(self, rules: Rules[Any], game: Game | None) -> None:
+        self.rules = rules
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.rules, None if self.game is None else self.game.copy())
+
+
 class PatienceState(pyspiel.State):  # type: ignore[misc]
     """A patience game in progress (a :class:`patience.Game`), or the deal still to come."""
 
     def __init__(self, game: PatienceGame) -> None:
         super().__init__(game)
-        self._rules = game.rules
         self._deals_range = game.deals_range
         self._max_moves = game.max_moves
-        self.game: Game | None = None
+        self._held = _Held(game.rules, None)
         #: For each seat, the moves it has seen so far, as it may know them (JSON text).
         self.seen: list[list[str]] = [[] for _ in range(game.rules.players)]
+
+    @property
+    def _rules(self) -> Rules[Any]:
+        return self._held.rules
+
+    @property
+    def game(self) -> Game | None:
+        """The game in progress (None before the deal)."""
+        return self._held.game
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self._held.game = game
 
     # -- OpenSpiel's API -------------------------------------------------------------------
 
@@ -308,3 +343,66 @@ def register() -> list[str]:
     if not _registered:
         _registered.extend(_register_one(name) for name in games.GAMES)
     return list(_registered)
+
+
+@bots_base.register
+class OpenSpielIsmctsBot(bots_base.Bot):
+    """OpenSpiel's own ISMCTS (``open_spiel.python.algorithms.ismcts``) as a patience bot,
+    playing through the OpenSpiel registration: from a seat's view only (the root is a world
+    sampled from the view, and every simulation resamples one), random rollouts, UCT.
+    Parameters: ``simulations`` (100), ``uct_c`` (1.4), ``rollouts`` per leaf (1)."""
+
+    name = "openspiel-ismcts"
+    summary = "OpenSpiel's information-set MCTS, through the OpenSpiel registration"
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        simulations: int = 100,
+        uct_c: float = 1.4,
+        rollouts: int = 1,
+    ) -> None:
+        super().__init__(seed)
+        self.simulations = int(simulations)
+        self.uct_c = float(uct_c)
+        self.rollouts = int(rollouts)
+        self._games: dict[str, PatienceGame] = {}
+
+    def _game_for(self, rules: Rules[Any]) -> PatienceGame:
+        register()
+        key = f"{rules.name}:{sorted(rules.options.items())}"
+        game = self._games.get(key)
+        if game is None:
+            params: dict[str, Any] = {}
+            for spec in rules.option_specs:
+                value = rules.options[spec.name]
+                params[spec.name] = 0 if value == UNLIMITED else value
+            game = pyspiel.load_game(game_name(rules.name), params)
+            self._games[key] = game
+        return game
+
+    def choose(self, view: Mapping[str, Any]) -> Move:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        legal = self.legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        rules = self.rules_for(view)
+        game = self._game_for(rules)
+        root = game.new_initial_state()
+        # The root is a world dealt from the view: the true hidden cards never reach the bot.
+        root.game = Game.create(rules, state=rules.sample_state(view, self.rng))
+        seed = self.rng.randrange(2**31)
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(seed))
+        bot = ismcts.ISMCTSBot(
+            game,
+            evaluator,
+            self.uct_c,
+            self.simulations,
+            random_state=np.random.RandomState(seed + 1),
+        )
+        action = bot.step(root)
+        move = rules.action_to_move(root.game.state, int(action))
+        if move not in legal:  # the view's own list is the authority on what is legal
+            raise bots_base.BotError(f"OpenSpiel's ISMCTS chose {move}, not a legal move here")
+        return move
