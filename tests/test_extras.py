@@ -20,8 +20,12 @@ from patience.cli import main
 from patience.study import StudyDB
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The top-level modules of every extra (web, dask, ray, plot).
-EXTRA_MODULES = ("starlette", "uvicorn", "markdown_it", "dask", "distributed", "ray", "matplotlib")
+#: The top-level modules of every extra (web, dask, ray, plot, openspiel, gymnasium, pettingzoo,
+#: ladder).
+EXTRA_MODULES = (
+    *("starlette", "uvicorn", "markdown_it", "dask", "distributed", "ray", "matplotlib"),
+    *("pyspiel", "open_spiel", "gymnasium", "pettingzoo", "openskill", "numpy"),
+)
 
 BASE_IMPORTS = """
 import json, sys
@@ -33,7 +37,7 @@ try:
     main(["--help"])
 except SystemExit:
     pass
-for group in ("study", "serve", "solve", "play", "match"):
+for group in ("study", "serve", "solve", "play", "match", "ladder"):
     try:
         main([group, "--help"])
     except SystemExit:
