@@ -350,7 +350,10 @@ class OpenSpielIsmctsBot(bots_base.Bot):
     """OpenSpiel's own ISMCTS (``open_spiel.python.algorithms.ismcts``) as a patience bot,
     playing through the OpenSpiel registration: from a seat's view only (the root is a world
     sampled from the view, and every simulation resamples one), random rollouts, UCT.
-    Parameters: ``simulations`` (100), ``uct_c`` (1.4), ``rollouts`` per leaf (1)."""
+    Parameters: ``simulations`` (100), ``uct_c`` (1.4), ``rollouts`` per leaf (1) and
+    ``horizon``: the game loaded with ``max_moves=horizon``, so that a simulation stops that
+    many moves after the decision and scores the state reached by its returns (default: the
+    game's own bound, :data:`MAX_MOVES`)."""
 
     name = "openspiel-ismcts"
     summary = "OpenSpiel's information-set MCTS, through the OpenSpiel registration"
@@ -361,8 +364,12 @@ class OpenSpielIsmctsBot(bots_base.Bot):
         simulations: int = 100,
         uct_c: float = 1.4,
         rollouts: int = 1,
+        horizon: int = MAX_MOVES,
     ) -> None:
         super().__init__(seed)
+        if int(horizon) < 1:
+            raise ValueError(f"horizon must be 1 or more, not {horizon}")
+        self.horizon = int(horizon)
         self.simulations = int(simulations)
         self.uct_c = float(uct_c)
         self.rollouts = int(rollouts)
@@ -373,7 +380,7 @@ class OpenSpielIsmctsBot(bots_base.Bot):
         key = f"{rules.name}:{sorted(rules.options.items())}"
         game = self._games.get(key)
         if game is None:
-            params: dict[str, Any] = {}
+            params: dict[str, Any] = {MAX_MOVES_PARAMETER: self.horizon}
             for spec in rules.option_specs:
                 value = rules.options[spec.name]
                 params[spec.name] = 0 if value == UNLIMITED else value
