@@ -133,3 +133,19 @@ def test_openspiel_ismcts_plays_through_resampled_worlds() -> None:
     world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.information_state_string(seat) == state.information_state_string(seat)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_openspiel_ismcts_bot_keeps_to_the_views_legal_moves() -> None:
+    # Its root is dealt from the view and has no history: the real game's refusals of moves
+    # that would repeat a position must still hold (Double Solitaire's positions can repeat).
+    from patience import bots
+
+    game = patience.new("double-solitaire", deal=2)
+    players = [bots.get("openspiel-ismcts", seed=seat, simulations=3, horizon=8) for seat in (0, 1)]
+    for _ in range(40):
+        if game.is_over():
+            break
+        seat = game.current_player()
+        move = players[seat].choose(game.view(seat))
+        assert move in game.legal_moves()
+        game.push(move)

@@ -159,6 +159,10 @@ class PatienceState(pyspiel.State):  # type: ignore[misc]
         self._deals_range = game.deals_range
         self._max_moves = game.max_moves
         self._held = _Held(game.rules, None)
+        #: The legal actions, when a bot's root state is given them (its own game, dealt
+        #: from a view, has no history, so it would allow moves that repeat a position of the
+        #: real game's); forgotten at the next move.
+        self.only_actions: list[int] | None = None
         #: For each seat, the moves it has seen so far, as it may know them (JSON text).
         self.seen: list[list[str]] = [[] for _ in range(game.rules.players)]
 
@@ -188,6 +192,8 @@ class PatienceState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
         assert player == self.game.current_player()
+        if self.only_actions is not None:
+            return list(self.only_actions)
         return self.game.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -197,6 +203,7 @@ class PatienceState(pyspiel.State):  # type: ignore[misc]
         return [(deal, chance) for deal in range(self._deals_range)]
 
     def _apply_action(self, action: int) -> None:
+        self.only_actions = None
         if self.game is None:
             self.game = Game.create(self._rules, deal=int(action))
             return
@@ -399,6 +406,7 @@ class OpenSpielIsmctsBot(bots_base.Bot):
         root = game.new_initial_state()
         # The root is a world dealt from the view: the true hidden cards never reach the bot.
         root.game = Game.create(rules, state=rules.sample_state(view, self.rng))
+        root.only_actions = sorted(rules.move_to_action(root.game.state, move) for move in legal)
         seed = self.rng.randrange(2**31)
         evaluator = mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(seed))
         bot = ismcts.ISMCTSBot(
