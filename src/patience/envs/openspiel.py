@@ -247,14 +247,16 @@ class PatienceState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PatienceState:
         """A state that ``player_id`` cannot tell from this one: the cards its view hides
         dealt at random (:meth:`patience.Rules.sample_state`), the same moves seen. Used by
-        OpenSpiel's ISMCTS."""
+        OpenSpiel's ISMCTS; ``probability_sampler`` (a number in [0, 1) per call) seeds the
+        deal."""
+        return self.resample(player_id, random.Random(float(probability_sampler())))
+
+    def resample(self, player_id: int, rng: random.Random) -> PatienceState:
+        """:meth:`resample_from_infostate` with the hidden cards dealt by ``rng``."""
         clone: PatienceState = self.clone()
         if self.game is None:
             return clone
-        # The sampler draws a number in [0, 1): it seeds the deal of the hidden cards.
-        rng = random.Random(float(probability_sampler()))
-        view = self.game.view(player_id)
-        world = self._rules.sample_state(view, rng)
+        world = self._rules.sample_state(self.game.view(player_id), rng)
         # A new game from the sampled world: the clone keeps no earlier (true) state.
         clone.game = Game.create(self._rules, state=world)
         return clone
@@ -416,6 +418,8 @@ class OpenSpielIsmctsBot(bots_base.Bot):
             self.simulations,
             random_state=np.random.RandomState(seed + 1),
         )
+        # Worlds are dealt by the bot's own generator: the same seed, the same moves.
+        bot.set_resampler(lambda state, player: state.resample(player, self.rng))
         action = bot.step(root)
         move = rules.action_to_move(root.game.state, int(action))
         if move not in legal:  # the view's own list is the authority on what is legal
