@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The top-level modules of every extra (web, dask, ray, plot, openspiel, gymnasium, pettingzoo,
 #: ladder).
 EXTRA_MODULES = (
-    *("starlette", "uvicorn", "markdown_it", "dask", "distributed", "ray", "matplotlib"),
+    *("starlette", "uvicorn", "markdown_it", "argon2", "dask", "distributed", "ray", "matplotlib"),
     *("pyspiel", "open_spiel", "gymnasium", "pettingzoo", "openskill", "numpy"),
 )
 
@@ -37,7 +37,7 @@ try:
     main(["--help"])
 except SystemExit:
     pass
-for group in ("study", "serve", "solve", "play", "match", "ladder"):
+for group in ("study", "serve", "solve", "play", "match", "admin", "ladder"):
     try:
         main([group, "--help"])
     except SystemExit:

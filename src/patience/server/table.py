@@ -1,11 +1,13 @@
 """Tables and what they are made of: seats and who holds them, a table's settings, the
 connections watching it, what each seat sees, and the requests that make a new table.
 
-A *table* is a game with its seats. A one-player game is a table with one seat, held by the player
-named by the browser's cookie; a table of several players (Leopard, Double Solitaire) has seats
-that are open, held by a bot, or held by a person who joined over the table's websocket and got a
-secret *seat token* (the store keeps only its SHA-256). :class:`~.service.TableService` owns the
-tables: it creates them, applies their commands and tells their connections.
+A *table* is a game with its seats. A one-player game is a table with one seat, held by an
+*account* (a browser's session, or the name it logged in as: ``server/sessions.py``); a table of
+several players (Leopard, Double Solitaire) has seats that are open, held by a bot, or held by a
+person who joined over the table's websocket and got a secret *seat token* (the store keeps only
+its SHA-256), and belongs to the account that created it (the lobby lists it if he chose so).
+:class:`~.service.TableService` owns the tables: it creates them, applies their commands and
+tells their connections.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import SPECTATOR, Game, Rules, ViewJSON
+from ..engine import SPECTATOR, Game, IllegalMove, Rules, ViewJSON
 from ..games import get_rules, resolve_name
 from ..moves import Move
 from ..store import Event
@@ -33,6 +35,7 @@ from .catalogue import one_player_games, shared_games
 from .errors import CommandError
 
 __all__ = [
+    "AUTOFINISH_LIMIT",
     "COMMANDS",
     "DEFAULT_ABSENCE",
     "DEFAULT_STAND_IN",
@@ -51,15 +54,17 @@ __all__ = [
     "Table",
     "autofinish_moves",
     "observe",
+    "refusal_reason",
     "replay_event",
     "shared_request",
     "shared_settings",
     "solo_request",
+    "think",
     "token_hash",
 ]
 
 #: Every command a table may take; ``move`` carries the move (text or JSON form).
-COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish")
+COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish", "autoplay")
 #: The most events a table's log may hold: a command beyond it is refused (413) before any work,
 #: so that rebuilding a table replays at most this many events.
 MAX_EVENTS = 10_000
@@ -75,6 +80,10 @@ OPEN_SEATS = ("open", "human")
 STOCK_PILES = ("stock", "waste")
 #: More foundation moves than any game's pack has cards: a bound on the automatic finish.
 AUTOFINISH_LIMIT = 1000
+#: The solver's node budget for proving that a position with nothing hidden is won (the
+#: automatic finish when foundation moves alone do not do it): such positions are small
+#: searches, and a table's state is worked out while the table waits.
+FINISH_NODES = 20_000
 
 
 def token_hash(token: str) -> str:
@@ -89,17 +98,18 @@ def token_hash(token: str) -> str:
 class Seat:
     """A seat and who holds it: a bot, a person, or nobody yet (open).
 
-    A person is known by the player name of the browser's cookie (a one-player table's seat,
-    ``token_hash`` None) or by the seat token given when he joined (``token_hash`` set). Both
-    are ways of proving who one is; another (a login session) would be one more field here and
-    one more ``seat_of_*`` lookup on :class:`Table`.
+    A person is known by his account (a one-player table's seat: ``owner``, the account's id,
+    from his session) or by the seat token given when he joined (``token_hash`` set). The
+    name is only what the seat is shown as.
     """
 
     index: int
     bot: str | None = None
-    #: The person's name (the cookie's player, or the name given when joining).
+    #: The person's name as shown (the account's name, or the name given when joining).
     player: str | None = None
     token_hash: str | None = None
+    #: The account that holds the seat (a one-player table's player).
+    owner: int | None = None
     #: When the last connection of the person went away (None while connected, or never).
     absent_since: float | None = None
 
@@ -108,7 +118,9 @@ class Seat:
         """``bot``, ``person`` or ``open``."""
         if self.bot is not None:
             return "bot"
-        return "person" if self.player is not None or self.token_hash is not None else "open"
+        if self.player is not None or self.token_hash is not None or self.owner is not None:
+            return "person"
+        return "open"
 
     @property
     def record_name(self) -> str:
@@ -133,6 +145,8 @@ class Settings:
     deal_chosen: bool = False
     #: The bots' seed: seat ``i``'s bot is seeded ``"SEED:i"`` (as ``patience match`` does).
     seed: str = ""
+    #: Its creator chose to list it in the lobby (``GET /api/lobby``) while seats are open.
+    listed: bool = False
 
     def stored(self) -> dict[str, Any] | None:
         """The settings as a shared table's store row keeps them; None for a private table,
@@ -144,6 +158,7 @@ class Settings:
             "stand_in": self.stand_in,
             "deal_chosen": self.deal_chosen,
             "seed": self.seed,
+            "listed": self.listed,
         }
 
 
@@ -160,6 +175,7 @@ def shared_settings(stored: Mapping[str, Any]) -> Settings:
         absence=float(stored.get("absence", DEFAULT_ABSENCE)),
         deal_chosen=bool(stored.get("deal_chosen", False)),
         seed=str(stored.get("seed", "")),
+        listed=stored.get("listed") is True,
     )
 
 
@@ -210,6 +226,8 @@ class Connection:
     closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     #: The task that sends the outbox (None until the service starts it).
     writer: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: The account of the connection's session (None: a session that owns nothing).
+    account: int | None = None
 
     def post(self, message: dict[str, Any]) -> bool:
         """Queue ``message``; a state replaces any state still queued. False (nothing queued)
@@ -267,17 +285,21 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    #: The account the table belongs to (a one-player table's player, a shared table's
+    #: creator; None: a table stored before sessions, that nobody has taken over).
+    owner: int | None = None
+    #: The automatic finish worked out for a game (the game object itself, and its moves or
+    #: None): worked out once per position (:meth:`TableService.state` asks for every state).
+    finish: tuple[Game, list[Move] | None] | None = field(default=None, repr=False)
 
     # -- who sits where
 
-    def seat_of_player(self, player: str) -> int | None:
-        """The seat held by the cookie's ``player`` (names compared without regard to case)."""
+    def seat_of_owner(self, account: int | None) -> int | None:
+        """The seat held by ``account`` (None: somebody without a session holds none)."""
+        if account is None:
+            return None
         for seat in self.seats:
-            if (
-                seat.token_hash is None
-                and seat.player is not None
-                and seat.player.casefold() == player.casefold()
-            ):
+            if seat.token_hash is None and seat.owner == account:
                 return seat.index
         return None
 
@@ -384,21 +406,28 @@ def _is_foundation(pile: str | None) -> bool:
 
 
 def autofinish_moves(game: Game) -> list[Move] | None:
-    """The foundation moves that win the game from here, when only such moves are needed; else
-    None.
+    """The moves that win the game from here when the player has nothing left to find out;
+    else None.
 
-    Offered for any game when no card anywhere is face down, the stock and waste (if the game has
-    them) are empty, and making legal moves to foundations (f1, f2, ...) only, the first
-    candidate each time, ends in a win. The game itself is not touched: the moves are tried on
-    copies of its state.
+    Offered for any one-player game when nothing is hidden from the player (no card face down
+    or covered in a squared pile, the waste apart; the stock's cards count as seen once the
+    player has turned the waste over), and either making legal moves to foundations (f1, f2,
+    ...) only, the first candidate each time, ends in a win (the stock and waste, if the game
+    has them, being empty), or, in a game of hidden cards, the solver proves a win within
+    :data:`FINISH_NODES` nodes (its moves, the stock's turns included). The game itself is not
+    touched.
     """
     if game.outcome().is_over:
         return None
     rules, state = game.rules, game.state
-    if any(state.down.get(name, 0) for name in state.piles):
-        return None
+    view = game.view(0)
+    # The stock's cards count as known once the player has been through it (a pass made).
+    seen = STOCK_PILES if getattr(state, "redeals", 0) > 0 else ("waste",)
+    for name, pile in view["piles"].items():
+        if name not in seen and any(card is None for card in (*pile["down"], *pile["up"])):
+            return None
     if any(state.piles.get(name) for name in STOCK_PILES):
-        return None
+        return _solved_finish(game)
     moves: list[Move] = []
     while rules.finished(state) is None and len(moves) < AUTOFINISH_LIMIT:
         move = next(
@@ -414,7 +443,79 @@ def autofinish_moves(game: Game) -> list[Move] | None:
         state, _ = rules.perform(state, move)
         moves.append(move)
     outcome = rules.finished(state)
-    return moves if outcome is not None and outcome.result == "won" else None
+    if outcome is not None and outcome.result == "won":
+        return moves
+    return _solved_finish(game)
+
+
+def _hidden_cards(game: Game) -> bool:
+    """True if ``game``'s rules deal cards the player cannot see outside the stock and waste
+    (face down, or covered in a squared pile): a game of hidden cards, where the last hidden
+    card turned up is what leaves only the mechanical part. Read from a deal of the same rules
+    (deal 1), so that a game set up from a position counts as its rules do."""
+    start = Game.create(game.rules, deal=1)
+    return any(
+        card is None
+        for name, pile in start.view(0)["piles"].items()
+        if name not in STOCK_PILES
+        for card in (*pile["down"], *pile["up"])
+    )
+
+
+def _solved_finish(game: Game) -> list[Move] | None:
+    """The solver's winning moves from here within :data:`FINISH_NODES` nodes, or None. Only
+    in games of hidden cards: in a game dealt all face up (Accordion, Napoleon at St Helena's
+    columns) the solver would play the whole puzzle for the player."""
+    # Imported here: the solver is a large package that only this needs at this level.
+    from ..solve import SolverError, Verdict, solve
+
+    if game.rules.players != 1 or not _hidden_cards(game):
+        return None
+    try:
+        solution = solve(game, nodes=FINISH_NODES)
+    except (SolverError, ValueError):
+        return None
+    return list(solution.moves) if solution.result is Verdict.WON and solution.moves else None
+
+
+def refusal_reason(game: Game, seat: int, error: IllegalMove) -> dict[str, Any]:
+    """A refused move as data for a page to put in words (docs/web.md, "Errors"): ``kind``
+    (``illegal_move``, or ``unreadable_move`` for text that is no move), ``move`` (its text),
+    ``from`` and ``to`` (the piles of a card move), ``card`` (the lowest card that would move)
+    and ``onto`` (the card it would go on), each null unless the seat sees it face up (never a
+    hidden card), ``cards`` (those of the two that are known), and ``why`` (the rules' reason,
+    in the notation's words)."""
+    move = error.move if isinstance(error.move, Move) else None
+    reason: dict[str, Any] = {
+        "kind": "illegal_move" if error.move is not None else "unreadable_move",
+        "move": move.text() if move is not None else error.move,
+        "cards": [],
+        "why": error.reason,
+    }
+    if move is None or move.is_action or move.source is None or move.target is None:
+        return reason
+    reason["from"], reason["to"] = move.source, move.target
+    piles = game.view(seat)["piles"]
+    source, target = piles.get(move.source), piles.get(move.target)
+    card = onto = None
+    if source is not None:
+        seen = [*source["down"], *source["up"]]
+        if 1 <= move.count <= len(seen) and seen[-move.count] is not None:
+            card = str(seen[-move.count])
+    if target is not None:
+        seen = [*target["down"], *target["up"]]
+        if seen and seen[-1] is not None:
+            onto = str(seen[-1])
+    reason["card"], reason["onto"] = card, onto
+    reason["cards"] = [known for known in (card, onto) if known is not None]
+    return reason
+
+
+def think(bot: Bot, view: Mapping[str, Any]) -> tuple[Move, Bot]:
+    """The bot's move for ``view``, and the bot as it is after choosing it: run in a worker
+    process, the bot there is a copy, and its random generator must go on from where it
+    stopped, not start again at every move."""
+    return bot.choose(view), bot
 
 
 def replay_event(game: Game, event: Event) -> tuple[int, Move] | None:
@@ -453,13 +554,22 @@ class NewTable:
     picked: bool = False
     #: Only a deal the picker proved winnable.
     winnable: bool = False
+    #: The account it belongs to (its player's, or its creator's).
+    owner: int | None = None
 
 
 def solo_request(
-    game_name: object, options: object, deal: object, player: str, *, winnable: bool = False
+    game_name: object,
+    options: object,
+    deal: object,
+    player: str,
+    *,
+    owner: int,
+    winnable: bool = False,
 ) -> NewTable:
-    """A new one-player table of ``game_name`` for ``player``, checked; a bad game, option or
-    deal number is a :class:`CommandError` (400) saying what is allowed."""
+    """A new one-player table of ``game_name`` for the account ``owner``, shown as
+    ``player``, checked; a bad game, option or deal number is a :class:`CommandError` (400)
+    saying what is allowed."""
     if not isinstance(game_name, str):
         raise CommandError(
             400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
@@ -484,15 +594,22 @@ def solo_request(
     if chosen is not None and winnable:
         raise CommandError(400, "choose a deal number or winnable deals, not both")
     return NewTable(
-        rules, chosen, [Seat(0, player=player)], SOLO, picked=chosen is None, winnable=winnable
+        rules,
+        chosen,
+        [Seat(0, player=player, owner=owner)],
+        SOLO,
+        picked=chosen is None,
+        winnable=winnable,
+        owner=owner,
     )
 
 
-def shared_request(data: object) -> NewTable:
+def shared_request(data: object, owner: int | None = None) -> NewTable:
     """A new table of several players from ``{"game", "options", "seats", "absence",
-    "stand_in", "deal", "seed"}`` (a chosen deal and the bots' seed make a table reproducible,
-    for tests; both are optional), checked; anything wrong is a :class:`CommandError` (400)
-    saying what is allowed."""
+    "stand_in", "deal", "seed", "listed"}`` (a chosen deal and the bots' seed make a table
+    reproducible, for tests; both are optional; ``listed``: the lobby lists it, false by
+    default) created by the account ``owner``, checked; anything wrong is a
+    :class:`CommandError` (400) saying what is allowed."""
     if not isinstance(data, Mapping):
         raise CommandError(400, 'send {"game": ..., "options": {...}, "seats": [...]}')
     name = data.get("game")
@@ -546,12 +663,16 @@ def shared_request(data: object) -> NewTable:
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise CommandError(400, "'seed' (the bots' random seed) is a whole number")
+    listed = data.get("listed", False)
+    if not isinstance(listed, bool):
+        raise CommandError(400, "'listed' (show the table in the lobby) is true or false")
     settings = shared_settings(
         {
             "absence": float(absence),
             "stand_in": stand_in.strip().lower(),
             "deal_chosen": deal is not None,
             "seed": "" if seed is None else str(seed),
+            "listed": listed,
         }
     )
-    return NewTable(rules, deal, seats, settings)
+    return NewTable(rules, deal, seats, settings, owner=owner)
