@@ -352,7 +352,21 @@ class Leopard(Rules[LeopardState]):
 
     # -- actions (the hot path) --------------------------------------------------------------
 
+    def num_distinct_actions(self) -> int:
+        """The size of Leopard's action space (the same for 2, 3 and 4 players: with two
+        sides the plays onto square 2 are never legal)."""
+        return NUM_ACTIONS
+
+    def action_moves(self) -> list[Move]:
+        """Every action's move, in action order (docs/notation.md, "Action numbers")."""
+        return [_action_move(action) for action in range(NUM_ACTIONS)]
+
     def legal_actions(self, state: LeopardState) -> list[int]:
+        """The legal actions, sorted."""
+        return sorted(self._actions(state))
+
+    def _actions(self, state: LeopardState) -> list[int]:
+        """The legal actions in the order of the hand (the order of the legal moves)."""
         phase = state.phase
         if phase == PLAY:
             return self._play_actions(state)
@@ -445,19 +459,7 @@ class Leopard(Rules[LeopardState]):
     # -- moves: the friendly side of actions ------------------------------------------------
 
     def action_to_move(self, state: LeopardState, action: int) -> Move:
-        if 0 <= action < DISCARD:
-            rest = action % 27
-            return Move.act(
-                "play", card=_FACE_TEXT[action // 27], square=rest // 9, position=rest % 9 + 1
-            )
-        if DISCARD <= action < DECLARE:
-            return Move.act("discard", card=_FACE_TEXT[action - DISCARD])
-        if action in (YES, NO):
-            return Move.act("answer", yes=action == YES)
-        names = {DECLARE: "declare", ASK: "ask", DRAW: "draw"}
-        if action in names:
-            return Move.act(names[action])
-        raise IllegalMove(None, f"action {action} is not a Leopard action (0..{NUM_ACTIONS - 1})")
+        return _action_move(action)
 
     def move_to_action(self, state: LeopardState, move: Move) -> int:
         """The integer action of ``move``; raises :class:`IllegalMove` if it is malformed."""
@@ -507,7 +509,7 @@ class Leopard(Rules[LeopardState]):
         return face * 27 + square * 9 + position - 1
 
     def candidate_moves(self, state: LeopardState) -> list[Move]:
-        return [self.action_to_move(state, action) for action in self.legal_actions(state)]
+        return [_action_move(action) for action in self._actions(state)]
 
     def perform(self, state: LeopardState, move: Move) -> tuple[LeopardState, list[Move]]:
         after = state.copy()
@@ -1007,3 +1009,22 @@ class Leopard(Rules[LeopardState]):
             if any(cell is layers for cell in square):
                 return side != by % self.sides
         return True  # pragma: no cover
+
+
+def _action_move(action: int) -> Move:
+    """The move that Leopard's integer ``action`` stands for (the same in every state)."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalMove(None, f"action {action!r} is not a Leopard action (0..{NUM_ACTIONS - 1})")
+    if 0 <= action < DISCARD:
+        rest = action % 27
+        return Move.act(
+            "play", card=_FACE_TEXT[action // 27], square=rest // 9, position=rest % 9 + 1
+        )
+    if DISCARD <= action < DECLARE:
+        return Move.act("discard", card=_FACE_TEXT[action - DISCARD])
+    if action in (YES, NO):
+        return Move.act("answer", yes=action == YES)
+    names = {DECLARE: "declare", ASK: "ask", DRAW: "draw"}
+    if action in names:
+        return Move.act(names[action])
+    raise IllegalMove(None, f"action {action} is not a Leopard action (0..{NUM_ACTIONS - 1})")
