@@ -471,3 +471,35 @@ def test_the_dark_theme_keeps_the_keyboard_skip_link_and_labels(
         assert unlabelled == []
     finally:
         page.close()
+
+
+def test_a_new_game_that_would_abandon_an_unfinished_one_asks_first(
+    page: Any, server: LiveServer
+) -> None:
+    made = page.request.post(f"{server.url}/api/tables", data={"game": "klondike", "deal": 7})
+    table = made.json()["table"]
+    moved = page.request.post(
+        f"{server.url}/api/tables/{table}", data={"command": "move", "move": "t7-f1"}
+    )
+    assert moved.ok
+    page.goto(f"{server.url}/")
+    # Another game starts without a question.
+    page.locator('form[data-game="spider"] button.play').click()
+    page.wait_for_url(re.compile(r"/play/"))
+    page.goto(f"{server.url}/")
+    page.locator('form[data-game="klondike"] button.play').click()
+    dialog = page.locator("dialog.confirm[open]")
+    expect(dialog).to_contain_text("deal 7, 1 move")
+    # Escape stays on the page; the question comes again; going back opens the unfinished table.
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    assert "/play/" not in page.url
+    page.locator('form[data-game="klondike"] button.play').click()
+    dialog.get_by_test_id("back-to-it").click()
+    page.wait_for_url(f"**/play/{table}")
+    # Starting anyway makes a new table.
+    page.goto(f"{server.url}/")
+    page.locator('form[data-game="klondike"] button.play').click()
+    dialog.get_by_test_id("abandon").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    assert not page.url.endswith(table)

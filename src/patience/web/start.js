@@ -110,7 +110,37 @@ function scoringField(game) {
 
 // A game's tile: its picture, name and summary, the options it will be played with, one Play
 // button, and the options, deal number and "winnable deals only" behind a Settings control.
-function gameCard(game) {
+/**
+ * Asks before a new table abandons an unfinished one of the same game (it would count as a game
+ * lost in the statistics): resolves true to start the new one. The other way out goes back to
+ * the unfinished table; Escape stays on the page.
+ */
+function confirmAbandon(game, unfinished) {
+  return new Promise((resolve) => {
+    let box = null;
+    const close = (start) => {
+      box.close();
+      box.remove();
+      resolve(start);
+    };
+    const moves = unfinished.moves === 1 ? "1 move" : `${unfinished.moves} moves`;
+    box = h("dialog", { class: "confirm", "aria-labelledby": "abandon-title",
+      "aria-describedby": "abandon-text", oncancel: () => resolve(false) },
+    h("h2", { id: "abandon-title" }, "Abandon your unfinished game?"),
+    h("p", { id: "abandon-text" }, `Your ${unfinished.title ?? game.title} game (deal `
+      + `${unfinished.deal}, ${moves}) is not over. A new game leaves it unfinished, and it `
+      + "counts as a game lost in your statistics (it ends a winning streak)."),
+    h("div", { class: "dialog-buttons" },
+      h("a", { class: "button", href: `/play/${unfinished.table}`, autofocus: true,
+        "data-testid": "back-to-it" }, "Go back to it"),
+      h("button", { type: "button", class: "danger", "data-testid": "abandon",
+        onclick: () => close(true) }, "Start a new game")));
+    document.body.append(box);
+    box.showModal();
+  });
+}
+
+function gameCard(game, ongoing) {
   const dealId = `${game.name}-deal`;
   const error = h("p", { class: "error", role: "alert" });
   const note = h("span", { class: "winnable-note" });
@@ -149,6 +179,8 @@ function gameCard(game) {
       }
       // Remembered for the next visit and for the table's "New deal" button.
       remember();
+      const unfinished = ongoing.find((table) => table.game === game.name && table.moves > 0);
+      if (unfinished && !(await confirmAbandon(game, unfinished))) return;
       // A winnable deal may be searched for on demand, for seconds: say so, and take no second
       // click meanwhile.
       button.disabled = true;
@@ -221,6 +253,6 @@ export async function startPage(root) {
     h("section", { class: "intro" }, h("h1", {}, "Play patience"), nameForm,
       h("p", {}, h("a", { href: "/replay" }, "Replay a record file"), " step by step.")),
     resume,
-    h("div", { class: "games" }, games.map(gameCard)),
+    h("div", { class: "games" }, games.map((game) => gameCard(game, ongoing))),
   ].filter(Boolean));
 }
