@@ -117,13 +117,45 @@ class ViewJSON(TypedDict):
 
 
 class IllegalMove(ValueError):
-    """A move that the rules do not allow here; the message says why. The state is unchanged."""
+    """A move that the rules do not allow here; the message says why. The state is unchanged.
 
-    def __init__(self, move: Move | str | None, reason: str) -> None:
+    A reason may point to another move (``instead``: "the stock is empty: turn the waste over
+    with recycle"), with ``fact`` the reason without that pointer ("the stock is empty"): the
+    rules cannot tell whether that move is allowed in the game (the repetition rule is the
+    game's), so :meth:`Game.push` says why it is not when it is not.
+    """
+
+    def __init__(
+        self,
+        move: Move | str | None,
+        reason: str,
+        *,
+        instead: Move | None = None,
+        fact: str | None = None,
+    ) -> None:
         self.move = move
         self.reason = reason
+        self.instead = instead
+        self.fact = fact
         prefix = f"illegal move {move}: " if move is not None else ""
         super().__init__(prefix + reason)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (raised in a worker process) with its parts, not only its message.
+        return (
+            _illegal_move,
+            (self.__class__, self.move, self.reason, self.instead, self.fact),
+        )
+
+
+def _illegal_move(
+    cls: type[IllegalMove],
+    move: Move | str | None,
+    reason: str,
+    instead: Move | None,
+    fact: str | None,
+) -> IllegalMove:
+    return cls(move, reason, instead=instead, fact=fact)
 
 
 class PositionError(ValueError):
@@ -923,10 +955,26 @@ class Game:
         except IllegalMove as error:
             if error.move is None:
                 raise IllegalMove(move, error.reason) from None
+            self._check_instead(move, error)
             raise
         if self.rules.key(after) in self._seen:
             raise IllegalMove(move, "it would recreate a position already reached in this game")
         raise IllegalMove(move, "the rules do not allow it here")  # pragma: no cover
+
+    def _check_instead(self, move: Move, error: IllegalMove) -> None:
+        """Raise a truer reason than ``error``'s when the move it points to instead is not
+        allowed here either (the repetition rule, say)."""
+        instead = error.instead
+        if instead is None or error.fact is None or instead == move:
+            return
+        if any(successor.move == instead for successor in self._compute_successors()):
+            return
+        try:
+            self._find(instead)
+        except IllegalMove as other:
+            raise IllegalMove(
+                move, f"{error.fact}, and {instead.text()} is not allowed either: {other.reason}"
+            ) from None
 
     def push(self, move: Move | str | Mapping[str, Any]) -> list[Move]:
         """Make a move (a :class:`Move`, text or JSON form); return the forced moves it caused.

@@ -301,7 +301,12 @@ class Canfield(PileMoveRules[CanfieldState]):
                     hint = "turn the waste over with recycle"
                 else:
                     hint = f"no pass through it is left (passes={self.options['passes']})"
-                raise IllegalMove(move, f"the stock is empty: {hint}")
+                raise IllegalMove(
+                    move,
+                    f"the stock is empty: {hint}",
+                    instead=Move.act("recycle") if "recycle" in hint else None,
+                    fact="the stock is empty",
+                )
             turn_stock(after, self.draw)
         else:
             check_recycle(state, move, self.passes_left(state), self.options["passes"])

@@ -379,7 +379,12 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
                 if state.piles[waste] and self.passes_left(state, seat)
                 else "it is used up: pass"
             )
-            raise IllegalMove(move, f"{mover}'s stock is empty: {hint}")
+            raise IllegalMove(
+                move,
+                f"{mover}'s stock is empty: {hint}",
+                instead=Move.act("recycle") if "recycle" in hint else None,
+                fact=f"{mover}'s stock is empty",
+            )
         if move.action == "recycle":
             if state.piles[stock]:
                 raise IllegalMove(move, "the waste is turned over only when the stock is empty")

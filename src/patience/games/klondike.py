@@ -187,7 +187,12 @@ class Klondike(PileMoveRules[KlondikeState]):
                     if state.piles["waste"] and self.passes_left(state)
                     else "no pass through it is left"
                 )
-                raise IllegalMove(move, f"the stock is empty: {hint}")
+                raise IllegalMove(
+                    move,
+                    f"the stock is empty: {hint}",
+                    instead=Move.act("recycle") if "recycle" in hint else None,
+                    fact="the stock is empty",
+                )
             turn_stock(after, self.draw)
         else:
             check_recycle(state, move, self.passes_left(state), self.options["passes"])
