@@ -272,7 +272,7 @@ def test_a_bad_old_name_cookie_is_the_guest_and_creates_no_player(
 ) -> None:
     client.cookies.set(OLD_COOKIE, cookie)
     answer = client.get("/api/player")
-    assert answer.json() == {"name": "guest", "claimed": False, "show_stats": False}
+    assert answer.json() == {"name": "guest", "claimed": False, "show_stats": False, "choices": {}}
     assert f"{OLD_COOKIE}=" in answer.headers["set-cookie"]  # deleted
     state = new_table(client)
     assert state["seats"] == ["guest"]

@@ -503,3 +503,31 @@ def test_a_new_game_that_would_abandon_an_unfinished_one_asks_first(
     dialog.get_by_test_id("abandon").click()
     page.wait_for_url(re.compile(r"/play/"))
     assert not page.url.endswith(table)
+
+
+def test_the_games_settings_follow_the_player_to_another_browser(
+    browser: Any, server: LiveServer
+) -> None:
+    first = browser.new_context()
+    page = first.new_page()
+    try:
+        page.goto(f"{server.url}/")
+        open_settings(page, "klondike")
+        page.locator('form[data-game="klondike"] select[name="draw"]').select_option("1")
+        chosen = page.locator('form[data-game="klondike"] [data-testid="chosen"]')
+        expect(chosen).to_have_text("Cards turned from the stock: 1")
+        # The server keeps them for the session: a browser of the same session (its cookies,
+        # none of its localStorage) shows them.
+        page.wait_for_function(
+            "fetch('/api/player').then((r) => r.json())"
+            ".then((p) => p.choices.klondike?.options.draw === '1')"
+        )
+        second = browser.new_context(storage_state={"cookies": first.cookies(), "origins": []})
+        other = second.new_page()
+        other.goto(f"{server.url}/")
+        expect(other.locator('form[data-game="klondike"] [data-testid="chosen"]')).to_have_text(
+            "Cards turned from the stock: 1"
+        )
+        second.close()
+    finally:
+        first.close()

@@ -156,6 +156,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     """,
     # 5: sessions and claimed names (_sessions_step).
     _sessions_step,
+    # 6: what an account last chose to play each one-player game with (the web app's start
+    # page): {game: {"options": {...}, "winnable": bool, "scoring": str}}, as JSON.
+    """
+    ALTER TABLE accounts ADD COLUMN choices TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -235,6 +240,8 @@ class Account:
     key: str | None = None
     password: str | None = None
     show_stats: bool = False
+    #: What it last chose to play each one-player game with (the start page's settings).
+    choices: dict[str, Any] = field(default_factory=dict)
 
     @property
     def claimed(self) -> bool:
@@ -733,10 +740,16 @@ class Store:
         return None if row is None else _account(row)
 
     def update_account(
-        self, account: int, *, display: str | None = None, show_stats: bool | None = None
+        self,
+        account: int,
+        *,
+        display: str | None = None,
+        show_stats: bool | None = None,
+        choices: Mapping[str, Any] | None = None,
     ) -> Account:
         """Change an account's name as shown (the same name, for a claimed one: refused
-        otherwise) or its statistics setting; the account as it now is."""
+        otherwise), its statistics setting, or its choices (``choices``: per game, replacing
+        that game's, the other games' kept); the account as it now is."""
         with self._transaction() as db:
             row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
             if row is None:
@@ -752,6 +765,11 @@ class Store:
             if show_stats is not None:
                 db.execute(
                     "UPDATE accounts SET show_stats = ? WHERE id = ?", (int(show_stats), account)
+                )
+            if choices is not None:
+                merged = {**json.loads(row["choices"]), **choices}
+                db.execute(
+                    "UPDATE accounts SET choices = ? WHERE id = ?", (json.dumps(merged), account)
                 )
             row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
         return _account(row)
@@ -1000,6 +1018,7 @@ def _account(row: sqlite3.Row) -> Account:
         key=row["name_key"],
         password=row["password"],
         show_stats=bool(row["show_stats"]),
+        choices=json.loads(row["choices"]),
     )
 
 

@@ -58,9 +58,37 @@ export function winnableNote(winnable, options) {
     "and may not be found";
 }
 
-// The options a player last played a game with, kept in this browser (options remembered per
-// player on the server wait for the sessions of issue 21); only values the game still allows.
+// The options a player last played a game with, kept in this browser and, for the player's
+// session (or claimed name, across browsers), on the server; only values the game still allows.
 const optionsKey = (game) => `patience.options.${game}`;
+const winnableKey = (game) => `patience.winnable.${game}`;
+
+/** This browser's choices for `game` (options, winnable deals only, scoring), as the server
+ * keeps them (`POST /api/player {"choices"}`); sent without waiting, as a remembered setting. */
+function saveChoices(game) {
+  let options = {};
+  try {
+    options = JSON.parse(localStorage.getItem(optionsKey(game)) ?? "{}") ?? {};
+  } catch {
+    options = {};
+  }
+  const choice = { options, winnable: localStorage.getItem(winnableKey(game)) === "1" };
+  const scoring = localStorage.getItem(scoringKey(game));
+  if (scoring) choice.scoring = scoring;
+  api.settings({ choices: { [game]: choice } }).catch(() => {
+    // Kept in this browser all the same; the server's copy is for the player's other browsers.
+  });
+}
+
+/** The server's choices (the player's, from any browser) become this browser's: the tiles and
+ * the table read them from localStorage. */
+function adoptChoices(choices) {
+  for (const [game, choice] of Object.entries(choices ?? {})) {
+    localStorage.setItem(optionsKey(game), JSON.stringify(choice.options ?? {}));
+    localStorage.setItem(winnableKey(game), choice.winnable ? "1" : "0");
+    if (choice.scoring) localStorage.setItem(scoringKey(game), choice.scoring);
+  }
+}
 
 export function rememberedOptions(game) {
   let stored = {};
@@ -103,6 +131,7 @@ function scoringField(game) {
     h("select", { id, name: "scoring", onchange: (event) => {
       event.stopPropagation(); // not one of the game's options
       localStorage.setItem(scoringKey(game.name), event.target.value);
+      saveChoices(game.name);
     } }, choices.map(([key, label]) => h("option", { value: key, selected: key === chosen },
       label))),
     h("small", {}, "at the table, beside the time and the moves; it does not change the rules"));
@@ -156,8 +185,8 @@ function gameCard(game, ongoing) {
   };
   const remember = () => {
     localStorage.setItem(optionsKey(game.name), JSON.stringify(formOptions()));
-    localStorage.setItem(`patience.winnable.${game.name}`,
-      form.elements.winnable.checked ? "1" : "0");
+    localStorage.setItem(winnableKey(game.name), form.elements.winnable.checked ? "1" : "0");
+    saveChoices(game.name);
   };
   const settingsId = `${game.name}-settings`;
   const form = h("form", { class: "game tile", "data-game": game.name,
@@ -218,7 +247,7 @@ function gameCard(game, ongoing) {
       h("input", { id: dealId, name: "deal", inputmode: "numeric", placeholder: "random",
         size: 12 })),
     h("label", { class: "winnable" }, h("input", { type: "checkbox", name: "winnable",
-      checked: localStorage.getItem(`patience.winnable.${game.name}`) === "1" }),
+      checked: localStorage.getItem(winnableKey(game.name)) === "1" }),
     "Winnable deals only", note),
     scoringField(game));
   form.insertBefore(settings, error);
@@ -232,6 +261,7 @@ function gameCard(game, ongoing) {
 export async function startPage(root) {
   const [games, player, ongoing] = await Promise.all([api.games(), api.player(),
     api.tables(true)]);
+  adoptChoices(player.choices);
   const nameInput = h("input", { id: "player-name", name: "name", value: player.name,
     maxlength: 40, autocomplete: "nickname" });
   const nameNote = h("span", { class: "note", role: "status" });
