@@ -497,6 +497,7 @@ def create_app(
     def looking(dialect: Dialect) -> Any:
         async def look(request: Request) -> Response:
             table, seat = await viewer(request)
+            await service.ready(table)
             return JSONResponse(service.state(table, seat, dialect))
 
         return look

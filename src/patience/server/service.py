@@ -77,6 +77,7 @@ from .table import (
     Seat,
     Table,
     autofinish_moves,
+    finish_possible,
     observe,
     refusal_reason,
     replay_event,
@@ -126,6 +127,7 @@ POOLS: dict[str, PoolLimits] = {
     "replay": PoolLimits(workers=1, held=4, per_client=2, processes=True),
     "bots": PoolLimits(workers=2, processes=True),
     "passwords": PoolLimits(workers=1, held=8, per_client=1),
+    "finish": PoolLimits(workers=1),
 }
 #: What each pool's work is called in its refusals.
 POOL_WORK = {
@@ -135,6 +137,7 @@ POOL_WORK = {
     "replay": "record replays",
     "bots": "bot moves",
     "passwords": "password checks",
+    "finish": "automatic finishes worked out",
 }
 #: Websockets one client address may hold open at once (a page holds one per table): more are
 #: refused (close code 4429), so that one client cannot hold every connection of the server.
@@ -554,15 +557,47 @@ class TableService:
             else [],
         }
 
+    async def ready(self, table: Table) -> None:
+        """Work out, on the ``finish`` pool's thread, what a state shows that may take the
+        solver (:func:`autofinish_moves`: up to tens of milliseconds of search), once per
+        position, so that :meth:`state` only reads it and the event loop never waits on it."""
+        game = table.game
+        cached = table.finish
+        if "autofinish" not in table.settings.commands or (
+            cached is not None and cached[0] is game
+        ):
+            return
+        if not finish_possible(game):  # the common case, told at once
+            table.finish = (game, None)
+            return
+        # The table's game is never changed in place (a command works on a copy), so the
+        # worker reads it while the table goes on.
+        moves = await self.run("finish", None, autofinish_moves, game)
+        if table.game is game:
+            table.finish = (game, moves)
+
     def _finish_moves(self, table: Table) -> list[Move] | None:
-        """:func:`autofinish_moves` of the table's game, worked out once per position (the
-        solver may take a moment, and every connection's state asks for it)."""
+        """:func:`autofinish_moves` of the table's game as :meth:`ready` worked it out; when
+        it has not yet, None for now, and it is worked out meanwhile (everybody is told if it
+        turns out to be there)."""
         cached = table.finish
         if cached is not None and cached[0] is table.game:
             return cached[1]
-        moves = autofinish_moves(table.game)
-        table.finish = (table.game, moves)
-        return moves
+        if table.finishing is not table.game:
+            table.finishing = table.game
+            self.spawn(self._finish_later(table))
+        return None
+
+    async def _finish_later(self, table: Table) -> None:
+        game = table.game
+        try:
+            await self.ready(table)
+        except Exception:  # a failed search only leaves the button out
+            log.exception("the automatic finish of table %s could not be worked out", table.id)
+            return
+        cached = table.finish
+        if table.game is game and cached is not None and cached[1] is not None:
+            self.broadcast(table)
 
     def _safe_moves(self, table: Table) -> list[Move]:
         """:func:`autoplay_moves` of the table's game."""
@@ -628,6 +663,8 @@ class TableService:
                     await self._apply(table, seat, kind, move)
                     if autoplay and kind == "move":
                         await self._autoplay(table, seat)
+                # What the new state shows (the automatic finish), worked out before it is sent.
+                await self.ready(table)
         finally:
             if table.events != before:
                 self.broadcast(table)
@@ -686,6 +723,7 @@ class TableService:
         foundation moves remain."""
         if table.game.current_player() != seat:
             raise CommandError(422, "it is not your turn")
+        await self.ready(table)
         moves = self._finish_moves(table)
         if moves is None:
             raise CommandError(

@@ -53,6 +53,7 @@ __all__ = [
     "Settings",
     "Table",
     "autofinish_moves",
+    "finish_possible",
     "observe",
     "refusal_reason",
     "replay_event",
@@ -305,6 +306,8 @@ class Table:
     #: The automatic finish worked out for a game (the game object itself, and its moves or
     #: None): worked out once per position (:meth:`TableService.state` asks for every state).
     finish: tuple[Game, list[Move] | None] | None = field(default=None, repr=False)
+    #: The game whose automatic finish is being worked out, if any.
+    finishing: Game | None = field(default=None, repr=False)
 
     # -- who sits where
 
@@ -419,6 +422,20 @@ def _is_foundation(pile: str | None) -> bool:
     return pile is not None and pile.startswith("f") and pile[1:].isdigit()
 
 
+def finish_possible(game: Game) -> bool:
+    """Whether :func:`autofinish_moves` may find a finish: the game goes on and nothing is
+    hidden from the player (quick to tell, unlike the finish itself)."""
+    if game.outcome().is_over:
+        return False
+    view = game.view(0)
+    # The stock's cards count as known once the player has been through it (a pass made).
+    seen = STOCK_PILES if getattr(game.state, "redeals", 0) > 0 else ("waste",)
+    return not any(
+        name not in seen and any(card is None for card in (*pile["down"], *pile["up"]))
+        for name, pile in view["piles"].items()
+    )
+
+
 def autofinish_moves(game: Game) -> list[Move] | None:
     """The moves that win the game from here when the player has nothing left to find out;
     else None.
@@ -431,15 +448,9 @@ def autofinish_moves(game: Game) -> list[Move] | None:
     :data:`FINISH_NODES` nodes (its moves, the stock's turns included). The game itself is not
     touched.
     """
-    if game.outcome().is_over:
+    if not finish_possible(game):
         return None
     rules, state = game.rules, game.state
-    view = game.view(0)
-    # The stock's cards count as known once the player has been through it (a pass made).
-    seen = STOCK_PILES if getattr(state, "redeals", 0) > 0 else ("waste",)
-    for name, pile in view["piles"].items():
-        if name not in seen and any(card is None for card in (*pile["down"], *pile["up"])):
-            return None
     if any(state.piles.get(name) for name in STOCK_PILES):
         return _solved_finish(game)
     moves: list[Move] = []
