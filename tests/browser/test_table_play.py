@@ -188,7 +188,7 @@ def test_a_won_game_is_celebrated_and_ends_as_won(
     moves_shown(page, len(won.moves) - 1)
     settled(page)
     page.fill('input[name="move"]', won.moves[-1].text())
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator(".banner.won")).to_contain_text(f"You won, in {len(won.moves)} moves")
     # The cascade: copies of cards leap from the foundations, then go, leaving the board as won.
     wait_until(page, "document.querySelectorAll('svg.board .celebration').length > 0")
@@ -360,7 +360,7 @@ def test_give_up_asks_then_ends_the_game_as_lost(
     # "resign" typed in the Move box is taken too.
     open_table(page, server, "klondike", 8)
     page.fill('input[name="move"]', "resign")
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator(".banner.lost")).to_contain_text("resigned")
     page.close()
 
@@ -392,14 +392,14 @@ def test_a_refusal_is_written_in_words_with_card_symbols(
     open_table(page, server, "klondike", 7)
     # Pile 1 holds the 4 of diamonds, pile 3 the jack of spades.
     page.fill('input[name="move"]', "t1-t3")
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     message = page.locator(".message.error")
     expect(message).to_have_text(
         "4♦ cannot go on J♠: the tableau builds down in alternating colours"
     )
     # A refusal that names no card says which move, in words.
     page.fill('input[name="move"]', "t2-t4:2")
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(message).to_have_text("Pile 2 to pile 4: not allowed, pile 2 has only 1 face-up card.")
     page.close()
 

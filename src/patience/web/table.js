@@ -422,7 +422,7 @@ export class TablePage {
       "aria-live": "polite", title: "the table's connection to the server" });
     this.download = h("a", { class: "button", download: "", href: "#" }, "Download record");
     this.rulesButton = h("button", { type: "button", "aria-expanded": "false",
-      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "Rules");
+      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "How to play");
     this.rulesPanel = h("section", { id: "rules-panel", class: "rules", hidden: true,
       "aria-label": "the rules of the game", tabindex: "-1" });
     const copy = h("button", { type: "button", class: "copy", title: "copy the deal number",
