@@ -269,7 +269,8 @@ def play(
 
 
 def test_two_people_play_leopard_with_every_refusal(client: TestClient, db_path: Path) -> None:
-    table = create(client, "leopard", ["open", "open"], options={"deals": 1})
+    # A chosen deal: a random one may end before the scanner has seen a hundred messages.
+    table = create(client, "leopard", ["open", "open"], options={"deals": 1}, deal=5)
     scanner = Scanner(db_path, table)
     url = f"/ws/shared/{table}"
     with contextlib.ExitStack() as stack:

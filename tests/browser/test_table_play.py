@@ -56,7 +56,9 @@ def first_move_hinter(game: patience.Game) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live = LiveServer(
-        tmp_path_factory.mktemp("play") / "store.sqlite3", hinter=first_move_hinter
+        tmp_path_factory.mktemp("play") / "store.sqlite3",
+        hinter=first_move_hinter,
+        worker_processes=False,  # the stand-in hinter is not pickled to a worker
     ).start()
     yield live
     live.stop()
