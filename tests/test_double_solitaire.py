@@ -719,3 +719,29 @@ def test_answers_to_a_stop_are_an_enum_and_moves_hold_text() -> None:
     assert LET_PASS.action == Answer.LET_PASS
     assert type(STOP.action) is str  # moves print and compare as plain text
     assert json.dumps(STOP.to_json()) == '{"action": "stop"}'
+
+
+@pytest.mark.parametrize("name", sorted(bots.BOTS))
+def test_every_bot_calls_an_offered_stop(name: str) -> None:
+    """RULES.md: with auto_stop off "a bot always calls" the stop. Player 1 moves 5s onto 6h
+    while his Ah lies free; player 2's bot is asked with several seeds, once his stock is used
+    up too (greedy let it pass then: a turn kept alive was worth more than the stop)."""
+    params = {"iterations": 30} if name == "ismcts" else {}
+    piles = {"a1": "Ah", "a2": "5s", "a3": "Kd|6h", "astock": "9c 4h", "b1": "Qs"}
+    for rest in ("stock", "waste"):  # player 2's other cards in his stock, or stock used up
+        game = load(piles, rest=rest, auto_stop=False)
+        game.push("a2-a3")
+        assert game.current_player() == 1
+        assert STOP_MOVE in game.legal_moves()
+        for seed in range(8):
+            bot = bots.get(name, seed=seed, **params)
+            assert bot.choose(game.view(1)) == STOP_MOVE, (rest, seed)
+
+
+def test_no_duty_without_an_offered_stop() -> None:
+    game = load({"a1": "Ah", "a2": "5s", "a3": "Kd|6h", "b1": "Qs"}, auto_stop=False)
+    assert game.rules.bot_duty(game.view(0)) is None
+    game.push("a2-a3")
+    assert game.rules.bot_duty(game.view(1)) == STOP_MOVE
+    # A view of the seat not to move lists no legal move: no duty there.
+    assert game.rules.bot_duty(game.view(0)) is None

@@ -533,6 +533,13 @@ class Rules(abc.ABC, Generic[S]):
             return self.returns(state)[seat]
         return 0.0
 
+    def bot_duty(self, view: Mapping[str, Any]) -> Move | None:
+        """The move a bot must make in the seat's ``view`` because the rules say bots always
+        make it (Double Solitaire: "a bot always calls" an offered stop), or None to let the
+        bot decide. Every bot asks this first (:meth:`patience.bots.Bot.choose`); people at a
+        table are not bound by it. None by default."""
+        return None
+
     def rollout_action(self, state: S, rng: random.Random) -> int:
         """The action a playout takes in ``state``: uniformly random by default; games may
         give a cheap policy that plays more like a person."""

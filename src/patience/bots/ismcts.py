@@ -72,7 +72,7 @@ class IsmctsBot(Bot):
         #: Iterations run for the last move (for benchmarks).
         self.last_iterations = 0
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]

@@ -18,7 +18,7 @@ class RandomBot(Bot):
     name = "random"
     summary = "a legal move at random"
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         return moves[self.rng.randrange(len(moves))]
 
@@ -36,7 +36,7 @@ class GreedyBot(Bot):
     name = "greedy"
     summary = "the move that looks best one ply ahead (own square up, rivals' down)"
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]

@@ -569,6 +569,14 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             value += 0.5
         return value
 
+    def bot_duty(self, view: Mapping[str, Any]) -> Move | None:
+        """RULES.md: with ``auto_stop`` off, "a bot always calls" the stop it is offered. The
+        stop, when the view shows one offered to its seat and lists it among the legal moves."""
+        if not view.get("stop_offered"):
+            return None
+        legal = [Move.from_json(data) for data in view.get("legal_moves", ())]
+        return STOP if STOP in legal else None
+
     def rollout_action(self, state: DoubleSolitaireState, rng: random.Random) -> int:
         """A playout move that always ends: any card to a foundation, then a move that frees a
         face-down card or brings a turned or waste card into the tableau, else the turned card
