@@ -14,6 +14,7 @@ import abc
 import copy
 import enum
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -54,6 +55,7 @@ __all__ = [
     "Spectator",
     "State",
     "ViewJSON",
+    "logistic",
 ]
 
 POSITION_VERSION = 1
@@ -285,6 +287,9 @@ class Rules(abc.ABC, Generic[S]):
     pile_names: ClassVar[tuple[str, ...]] = ()
     #: How many packs of 52 cards the game uses.
     packs: ClassVar[int] = 1
+    #: How many units of :meth:`evaluate` make about one step toward winning: search turns
+    #: an evaluation into a chance of winning with ``logistic(evaluate / value_scale)``.
+    value_scale: ClassVar[float] = 1.0
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True
@@ -525,6 +530,27 @@ class Rules(abc.ABC, Generic[S]):
         """All that ``observer`` (a seat or :data:`SPECTATOR`) knows of ``state``, as text
         (its view, canonical JSON)."""
         return json.dumps(self.view_json(state, observer), sort_keys=True, separators=(",", ":"))
+
+    def information_key(self, state: S, observer: int) -> Hashable:
+        """A hashable key equal for two states exactly when ``observer``'s information states
+        (:meth:`information_state_string`) are equal. ISMCTS keys its nodes by it thousands of
+        times a move, so games with a quicker key than their view's JSON give one."""
+        return self.information_state_string(state, observer)
+
+    def search_reward(self, state: S, seat: int) -> float:
+        """What ``state`` is worth to ``seat`` for search, in [0, 1]: a game over counts as
+        won 1, drawn 0.5, lost 0 (the sign of :meth:`returns`), with its margin as a small
+        tie-break (what wins is the result, not the margin); otherwise :meth:`evaluate`
+        squashed into a chance of winning by :attr:`value_scale`."""
+        if self.is_terminal(state):
+            margin = self.returns(state)[seat]
+            result = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+            return 0.95 * result + 0.05 * (0.5 + 0.5 * math.tanh(margin / self.value_scale))
+        return logistic(self.evaluate(state, seat) / self.value_scale)
+
+    def search_rewards(self, state: S) -> list[float]:
+        """:meth:`search_reward` of every seat (games may work out the parts they share once)."""
+        return [self.search_reward(state, seat) for seat in range(self.players)]
 
     def evaluate(self, state: S, seat: int) -> float:
         """A quick estimate of how good ``state`` is for ``seat`` (higher is better): greedy
@@ -1025,6 +1051,14 @@ class Game:
         twin._redo = list(self._redo)
         twin._seen = set(self._seen)
         return twin
+
+
+def logistic(x: float) -> float:
+    """1 / (1 + e^-x), without overflow for large negative ``x``."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 def _is_foundation(pile: str | None) -> bool:

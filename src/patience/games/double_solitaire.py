@@ -547,10 +547,26 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         scores = outcome.scores or self.counts(state)
         return [float(scores[0] - scores[1]), float(scores[1] - scores[0])]
 
+    #: Ten units of evaluate are a card on the foundations: three cards are a step to a win.
+    value_scale = 30.0
+
+    def information_key(self, state: DoubleSolitaireState, observer: int) -> Hashable:
+        """What either player knows (both see the same): every pile's face-down count and
+        face-up cards, whose move it is and the turns' bookkeeping."""
+        down = state.down
+        return (
+            state.turn,
+            state.stop_offered,
+            state.consecutive_passes,
+            state.redeals,
+            tuple((down[name], tuple(state.piles[name][down[name] :])) for name in self.pile_names),
+        )
+
     def evaluate(self, state: DoubleSolitaireState, seat: int) -> float:
-        """How good ``state`` looks to ``seat`` one move ahead: own cards on the foundations
-        (racing the opponent for them), face-down cards freed, stock cards turned, and a turn
-        that goes on (so a stop is always worth calling)."""
+        """How good ``state`` looks to ``seat``: progress only. Own cards on the foundations
+        (racing the opponent for them), face-down cards turned up, stock cards turned; the same
+        for the opponent the other way. Keeping the turn is worth nothing of itself (a bonus
+        for it had the bots shuffle runs between their piles to keep it)."""
         outcome = self.finished(state)
         if outcome is not None:
             margin = self.returns(state)[seat]
@@ -565,8 +581,6 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             stock = len(state.piles[STOCKS[who]])
             value -= sign * (stock + passes_left * (stock + len(state.piles[WASTES[who]])))
             value -= sign * 0.2 * len(state.piles[WASTES[who]])
-        if self.current_player(state) == seat and not self.stock_used_up(state, seat):
-            value += 0.5
         return value
 
     def bot_duty(self, view: Mapping[str, Any]) -> Move | None:
