@@ -32,10 +32,12 @@ __all__ = ["DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "IsmctsBot"]
 
 #: Iterations per move by default: under one second a move for Leopard on the development
 #: machine (docs/bots.md has the measurements).
-DEFAULT_ITERATIONS = 2000
+DEFAULT_ITERATIONS = 1300
 #: Playouts are cut after this many moves and scored by the game's ``evaluate``: shorter, less
 #: noisy playouts bought more strength than full ones in Leopard (docs/bots.md).
 DEFAULT_ROLLOUT_DEPTH = 12
+#: A node tries a new move while it has fewer than ``WIDENING * sqrt(visits)`` of them.
+WIDENING = 2.0
 #: The tree walk of one iteration stops after this many moves (games in which positions repeat,
 #: such as Double Solitaire, could otherwise walk round a cycle of known nodes).
 MAX_TREE_DEPTH = 60
@@ -158,14 +160,17 @@ class IsmctsBot(Bot):
                             if move in edges:
                                 edges[move].bias = biases[move]
                 untried = [(move, action) for move, action in legal if move not in edges]
-                if untried:
-                    if node.visits == 1:
-                        # A new node: the playout policy's move (what a playout would try).
-                        policy = rules.rollout_action(world, rng)
-                        move, action = next(
-                            (pair for pair in untried if pair[1] == policy),
-                            untried[rng.randrange(len(untried))],
-                        )
+                # Progressive widening: a node adds moves as its visits grow, so that a rival's
+                # node, where every sampled hand brings new moves, is searched below too
+                # instead of trying a new move at every visit.
+                if untried and (
+                    len(edges) < WIDENING * math.sqrt(node.visits) or len(untried) == len(legal)
+                ):
+                    policy = rules.rollout_action(world, rng)
+                    first = [pair for pair in untried if pair[1] == policy]
+                    if first or node.visits == 1 or not node.biases:
+                        # The playout policy's move (what a playout would try), else any.
+                        move, action = first[0] if first else untried[rng.randrange(len(untried))]
                     else:
                         # The move the evaluation likes best is tried first (ties at random).
                         _, _, move, action = max(
@@ -182,13 +187,15 @@ class IsmctsBot(Bot):
                 best_score = -math.inf
                 chosen = legal[0]
                 for move, action in legal:
-                    edge = edges[move]
-                    edge.available += 1
-                    visits = edge.visits
+                    known = edges.get(move)
+                    if known is None:
+                        continue
+                    known.available += 1
+                    visits = known.visits
                     score = (
-                        edge.total / visits
-                        + c * math.sqrt(math.log(edge.available) / visits)
-                        + edge.bias / (visits + 1)
+                        known.total / visits
+                        + c * math.sqrt(math.log(known.available) / visits)
+                        + known.bias / (visits + 1)
                     )
                     if score > best_score:
                         best_score, chosen = score, (move, action)
