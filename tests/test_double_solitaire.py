@@ -745,3 +745,42 @@ def test_no_duty_without_an_offered_stop() -> None:
     assert game.rules.bot_duty(game.view(1)) == STOP_MOVE
     # A view of the seat not to move lists no legal move: no duty there.
     assert game.rules.bot_duty(game.view(0)) is None
+
+
+def test_the_evaluation_rewards_progress_not_a_turn_kept() -> None:
+    game = patience.new("double-solitaire", deal=5)
+    rules = game.rules
+    state = game.state
+    other = state.copy()
+    other.turn = 1 - state.turn
+    for seat in (0, 1):
+        assert rules.evaluate(state, seat) == rules.evaluate(other, seat)
+    # A stock card turned is progress.
+    after, _ = rules.apply(state, Move.parse("stock"))
+    mover = state.turn
+    assert rules.evaluate(after, mover) > rules.evaluate(state, mover)
+
+
+def test_greedy_does_not_shuffle_runs_between_its_piles() -> None:
+    """A tableau move that turns up no card changes nothing the evaluation counts: of such
+    equal moves greedy takes the playout policy's, which shuffles no run for nothing (it
+    shuffled in 321 of 922 decisions when a turn kept alive was worth a bonus)."""
+    decisions = shuffles = 0
+    for deal in (0, 1):
+        game = patience.new("double-solitaire", deal=deal)
+        players = [bots.get("greedy", seed=f"{deal}:{seat}") for seat in (0, 1)]
+        while not game.is_over():
+            seat = game.current_player()
+            view = game.view(seat)
+            move = players[seat].choose(view)
+            forced = game.push(move)
+            own = {f"{'ab'[seat]}{n}" for n in range(1, 8)}
+            decisions += len(view["legal_moves"]) > 1
+            shuffles += (
+                not move.is_action
+                and move.source in own
+                and move.target in own
+                and not any(f.action == "flip" for f in forced if f.is_action)
+            )
+    assert decisions > 100
+    assert shuffles <= decisions // 50
