@@ -532,9 +532,11 @@ class Rules(abc.ABC, Generic[S]):
         return json.dumps(self.view_json(state, observer), sort_keys=True, separators=(",", ":"))
 
     def information_key(self, state: S, observer: int) -> Hashable:
-        """A hashable key equal for two states exactly when ``observer``'s information states
-        (:meth:`information_state_string`) are equal. ISMCTS keys its nodes by it thousands of
-        times a move, so games with a quicker key than their view's JSON give one."""
+        """A hashable key equal for two states when ``observer``'s information states
+        (:meth:`information_state_string`) are equal, and different when they differ in
+        anything a choice may depend on (a game may leave out, say, the order of a hand).
+        ISMCTS keys its nodes by it thousands of times a move, so games with a quicker key
+        than their view's JSON give one."""
         return self.information_state_string(state, observer)
 
     def search_reward(self, state: S, seat: int) -> float:
