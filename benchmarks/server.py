@@ -23,8 +23,10 @@ searches load it as N clients would. Reported besides: the searches answered, an
 
 ``--rebuild N`` measures something else, in this process: the time to rebuild (read and replay)
 a one-player table whose log holds N events (a move and its undo, again and again), as the
-server does for a table not in memory; a table of more than ``MAX_EVENTS`` events is refused
-before its log is read, and the time of that refusal is reported instead.
+server does for a table not in memory: from the latest snapshot the server keeps every
+``SNAPSHOT_EVERY`` events (server/snapshots.py), and from the whole log (no snapshot) for
+comparison; a table of more than ``MAX_EVENTS`` events is refused before its log is read, and the
+time of that refusal is reported instead.
 """
 
 from __future__ import annotations
@@ -190,35 +192,49 @@ async def run(base: str, args: argparse.Namespace) -> Stats:
 
 
 def rebuild(events: int) -> None:
-    """Build a store with one table of ``events`` events, then time its rebuild."""
+    """Build a store with one table of ``events`` events (and the snapshots the server would
+    have kept), then time its rebuild with and without them."""
     from patience.engine import Game
     from patience.games import get_rules
+    from patience.server import snapshots
     from patience.server.errors import CommandError
     from patience.server.service import MAX_EVENTS, TableService
-    from patience.store import Store
+    from patience.server.table import replay_event
+    from patience.store import Event, Store
 
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "rebuild.sqlite3") as store:
         game = Game.create(get_rules("klondike", {}), deal=7)
         store.create_table("big", game.name, game.options, game.deal, ["bench"])
         # Building is not measured: no fsync per event here.
         store._db.execute("PRAGMA synchronous = OFF")
+        last = None
         for seq in range(events):
             kind, move = ("move", "t7-f1") if seq % 2 == 0 else ("undo", None)
             store.append_event(
                 "big", seq, 0, kind, move, result="ongoing", reason="", moves=1 - seq % 2
             )
+            if seq < MAX_EVENTS:  # the server never stores more
+                last = replay_event(game, Event(seq, 0, kind, move, 0.0))
+                if snapshots.due(seq + 1):
+                    store.save_snapshot("big", snapshots.take(game, last, seq + 1))
         service = TableService(store)
-        started = time.perf_counter()
-        try:
-            table = service._load("big")
-        except CommandError as error:
+        for label in ("from its latest snapshot", "from the whole log"):
+            if label == "from the whole log":
+                store._db.execute("DELETE FROM snapshots")
+            started = time.perf_counter()
+            try:
+                table = service._load("big")
+            except CommandError as error:
+                took = time.perf_counter() - started
+                print(f"{events} events: refused in {took * 1000:.1f} ms ({error.status}: {error})")
+                return
             took = time.perf_counter() - started
-            print(f"{events} events: refused in {took * 1000:.1f} ms ({error.status}: {error})")
-            return
-        took = time.perf_counter() - started
-        assert table is not None
-        assert table.events == events
-        print(f"{events} events (MAX_EVENTS {MAX_EVENTS}): rebuilt in {took * 1000:.0f} ms")
+            assert table is not None
+            assert table.events == events
+            print(
+                f"{events} events (MAX_EVENTS {MAX_EVENTS}, SNAPSHOT_EVERY "
+                f"{snapshots.SNAPSHOT_EVERY}): rebuilt {label} in {took * 1000:.1f} ms"
+            )
 
 
 def main() -> None:

@@ -396,12 +396,12 @@ def test_a_table_is_rebuilt_off_the_event_loop_once(db_path: Path) -> None:
         reading, release = threading.Event(), threading.Event()
         reads: list[str] = []
 
-        def events(table_id: str) -> Any:
+        def events(table_id: str, **kwargs: Any) -> Any:
             reads.append(table_id)
             if table_id == slow:
                 reading.set()
                 release.wait(timeout=10)
-            return real(table_id)
+            return real(table_id, **kwargs)
 
         store.events = events
         answers: list[Any] = []
@@ -541,11 +541,87 @@ def test_a_table_log_has_a_size_limit_refused_before_any_work(
         client.cookies = cookies
         store = client.app.state.store  # type: ignore[attr-defined]
         reads: list[str] = []
-        store.events = lambda table_id: reads.append(table_id) or []
+        store.events = lambda table_id, **kwargs: reads.append(table_id) or []
         refused = client.get(f"/api/tables/{table}")
         assert refused.status_code == 413
         assert "3 stored events" in refused.json()["error"]
         assert reads == []
+
+
+def play_log(client: TestClient, table: str) -> list[dict[str, Any]]:
+    """Eleven events at Klondike deal 7: moves, undos across them and a redo."""
+    answers = []
+    for command in (
+        {"command": "move", "move": "t7-f1"},
+        {"command": "move", "move": "stock"},
+        {"command": "move", "move": "stock"},
+        {"command": "undo"},
+        {"command": "undo"},
+        {"command": "redo"},
+        {"command": "move", "move": "stock"},
+        {"command": "move", "move": "stock"},
+        {"command": "undo"},
+        {"command": "move", "move": "stock"},
+        {"command": "move", "move": "stock"},
+    ):
+        answer = client.post(f"/api/tables/{table}", json=command)
+        assert answer.status_code == 200, answer.text
+        answers.append(answer.json())
+    return answers
+
+
+def test_a_rebuild_replays_only_the_events_after_the_latest_snapshot(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("patience.server.snapshots.SNAPSHOT_EVERY", 4)
+    with TestClient(create_app(db_path)) as first:
+        table = solo(first)
+        played = play_log(first, table)[-1]
+        cookies = first.cookies
+    with Store(db_path) as store:
+        snapshot = store.snapshot(table)
+        assert snapshot is not None
+        assert snapshot.events == 8
+    with TestClient(create_app(db_path)) as client:
+        client.cookies = cookies
+        store = client.app.state.store  # type: ignore[attr-defined]
+        real = store.events
+        starts: list[int] = []
+
+        def events(table_id: str, *, start: int = 0) -> Any:
+            starts.append(start)
+            return real(table_id, start=start)
+
+        store.events = events
+        rebuilt = client.get(f"/api/tables/{table}").json()
+        assert starts == [8]  # the three events after the snapshot, not eleven
+        for key in ("view", "last", "moves", "can_undo", "can_redo", "outcome"):
+            assert rebuilt[key] == played[key], key
+        assert rebuilt["events"] == 11
+        # The undo stack came back whole: every move may be taken back across the snapshot.
+        for _ in range(played["moves"]):
+            undone = client.post(f"/api/tables/{table}", json={"command": "undo"})
+            assert undone.status_code == 200, undone.text
+        assert undone.json()["moves"] == 0
+
+
+@pytest.mark.parametrize("damage", ["fingerprint", "data"])
+def test_a_snapshot_this_program_cannot_use_is_ignored_and_the_whole_log_replayed(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    monkeypatch.setattr("patience.server.snapshots.SNAPSHOT_EVERY", 4)
+    with TestClient(create_app(db_path)) as first:
+        table = solo(first)
+        played = play_log(first, table)[-1]
+        cookies = first.cookies
+    column, value = ("fingerprint", "another") if damage == "fingerprint" else ("data", b"x")
+    with sqlite3.connect(db_path) as db:
+        db.execute(f"UPDATE snapshots SET {column} = ?", (value,))
+    with TestClient(create_app(db_path)) as client:
+        client.cookies = cookies
+        rebuilt = client.get(f"/api/tables/{table}").json()
+        for key in ("view", "last", "moves", "can_undo", "can_redo", "outcome"):
+            assert rebuilt[key] == played[key], key
 
 
 def test_a_record_beyond_the_move_limit_is_refused_before_it_is_replayed(

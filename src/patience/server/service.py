@@ -42,6 +42,7 @@ from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
 from ..store import SharedSeat, Store, StoreError, valid_player_name
+from . import snapshots
 from .catalogue import (
     DealPicker,
     full_options,
@@ -301,9 +302,10 @@ class TableService:
                 f"{MAX_EVENTS} a table may have: it cannot be opened",
             )
         stored = self.store.shared_settings(table_id)
-        game = Game.create(get_rules(row.game, row.options), deal=row.deal)
-        last: tuple[int, Move] | None = None
-        for event in self.store.events(table_id):
+        game, last, start = self._from_snapshot(table_id, row.events)
+        if game is None:
+            game = Game.create(get_rules(row.game, row.options), deal=row.deal)
+        for event in self.store.events(table_id, start=start):
             last = replay_event(game, event)
         if stored is None:
             seats = [Seat(index, player=name) for index, name in enumerate(row.seats)]
@@ -325,6 +327,21 @@ class TableService:
         return Table(
             row.id, game, seats, settings, row.created, row.events, row.finished, last=last
         )
+
+    def _from_snapshot(
+        self, table_id: str, events: int
+    ) -> tuple[Game | None, tuple[int, Move] | None, int]:
+        """The table's game from its latest usable snapshot, the last move, and the number of
+        the first event still to replay; ``(None, None, 0)`` when there is no usable one."""
+        snapshot = self.store.snapshot(table_id)
+        if snapshot is None or snapshot.events > events:
+            return None, None, 0
+        try:
+            game, last = snapshots.restore(snapshot)
+        except snapshots.SnapshotUnreadable as error:
+            log.info("snapshot of table %s not used: %s", table_id, error)
+            return None, None, 0
+        return game, last, snapshot.events
 
     async def _reload(self, table: Table) -> None:
         """Make ``table`` (in place: its connections stay) what the store holds; if the store
@@ -586,6 +603,21 @@ class TableService:
         # statistics' best time come from the same two timestamps.
         table.finished = finished
         table.last = (seat, game.move_stack[-1]) if kind in ("move", "redo") else None
+        if snapshots.due(table.events):
+            await self._snapshot(table)
+
+    async def _snapshot(self, table: Table) -> None:
+        """Keep a snapshot of the table as it stands (lock held, so the game cannot change
+        while it is pickled). A snapshot is a cache: failing to keep one loses nothing."""
+        try:
+            await self.offload(self._save_snapshot, table.id, table.game, table.last, table.events)
+        except Exception:
+            log.exception("no snapshot of table %s after %d events", table.id, table.events)
+
+    def _save_snapshot(
+        self, table_id: str, game: Game, last: tuple[int, Move] | None, events: int
+    ) -> None:
+        self.store.save_snapshot(table_id, snapshots.take(game, last, events))
 
     # -- seats -------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ __all__ = [
     "Event",
     "GameStats",
     "SharedSeat",
+    "Snapshot",
     "Store",
     "StoreError",
     "TableRow",
@@ -89,6 +90,18 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE seats ADD COLUMN guest TEXT;
     ALTER TABLE seats ADD COLUMN token_hash TEXT;
     """,
+    # 4: a snapshot of a table's game after its first ``events`` events (server/snapshots.py),
+    # so that a rebuild replays only the events after it. A cache: the event log stays the
+    # record, and a snapshot another version of the program wrote (``fingerprint``) is ignored.
+    """
+    CREATE TABLE snapshots (
+        table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+        events INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL,
+        data BLOB NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -150,6 +163,16 @@ class TableRow:
     moves: int
     score: int | None
     events: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's game saved after its first ``events`` events, by the program whose code has
+    ``fingerprint``; ``data`` is opaque to the store."""
+
+    events: int
+    fingerprint: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -342,12 +365,13 @@ class Store:
             ).fetchall()
         return _table_row(row, [seat["name"] for seat in seats])
 
-    def events(self, table_id: str) -> list[Event]:
-        """Every event of a table, in order."""
+    def events(self, table_id: str, *, start: int = 0) -> list[Event]:
+        """Every event of a table from number ``start`` on, in order."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT seq, seat, kind, move, at FROM events WHERE table_id = ? ORDER BY seq",
-                (table_id,),
+                "SELECT seq, seat, kind, move, at FROM events WHERE table_id = ? AND seq >= ? "
+                "ORDER BY seq",
+                (table_id, start),
             ).fetchall()
         return [Event(row["seq"], row["seat"], row["kind"], row["move"], row["at"]) for row in rows]
 
@@ -400,6 +424,34 @@ class Store:
                 (now, result, reason, finished, moves, score, table_id),
             )
         return None if finished is None else float(finished)
+
+    def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` as the table's (replacing an older one); refused if the table has
+        fewer events than the snapshot claims to cover."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT COUNT(*) AS n FROM events WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if row["n"] < snapshot.events:
+                raise StoreError(
+                    f"table {table_id} has {row['n']} events, not the {snapshot.events} "
+                    "the snapshot covers"
+                )
+            db.execute(
+                "INSERT OR REPLACE INTO snapshots (table_id, events, fingerprint, data, at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (table_id, snapshot.events, snapshot.fingerprint, snapshot.data, time.time()),
+            )
+
+    def snapshot(self, table_id: str) -> Snapshot | None:
+        """The table's latest snapshot, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT events, fingerprint, data FROM snapshots WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return Snapshot(int(row["events"]), str(row["fingerprint"]), bytes(row["data"]))
 
     # -- tables of several players ----------------------------------------------------------
 
