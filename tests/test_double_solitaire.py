@@ -784,3 +784,19 @@ def test_greedy_does_not_shuffle_runs_between_its_piles() -> None:
             )
     assert decisions > 100
     assert shuffles <= decisions // 50
+
+
+def test_search_charges_for_a_shuffle_and_plays_out_whole_turns() -> None:
+    """A run moved between one's own piles that turns up nothing costs search a little (ISMCTS
+    preferred such moves, which keep every option open); one that turns up a card is free."""
+    game = load({"a1": "Kd|9c", "a2": "Th", "a3": "Jc|Td 9s", "b1": "Qs"})
+    rules = game.rules
+    assert {m.text() for m in game.legal_moves()} == {"a1-a2", "a3-a2", "stock"}
+    after, _ = rules.apply(game.state, Move.parse("a1-a2"))
+    assert after.down["a1"] == 0  # Kd turned up: free
+    assert rules.move_cost(game.state, Move.parse("a1-a2")) == 0.0
+    assert rules.move_cost(game.state, Move.parse("a3-a2")) > 0  # 9s leaves Td: nothing new
+    back = load({"a1": "Kd", "a2": "Th", "a3": "9c", "b1": "Qs"})
+    assert back.rules.move_cost(back.state, Move.parse("a3-a2")) > 0  # a shuffle
+    assert back.rules.move_cost(back.state, Move.parse("stock")) == 0.0
+    assert rules.playout_turns == 2

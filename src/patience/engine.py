@@ -290,6 +290,11 @@ class Rules(abc.ABC, Generic[S]):
     #: How many units of :meth:`evaluate` make about one step toward winning: search turns
     #: an evaluation into a chance of winning with ``logistic(evaluate / value_scale)``.
     value_scale: ClassVar[float] = 1.0
+    #: None: ISMCTS cuts playouts after a number of moves. A number: playouts end at a turn's
+    #: end, after that many changes of the seat to move, for games whose turns are several
+    #: moves: a cut in the middle of a turn rewards moves that only put the opponent's moves
+    #: off beyond the cut (Double Solitaire's shuffles of a run between one's own piles).
+    playout_turns: ClassVar[int | None] = None
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True
@@ -549,6 +554,13 @@ class Rules(abc.ABC, Generic[S]):
             result = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
             return 0.95 * result + 0.05 * (0.5 + 0.5 * math.tanh(margin / self.value_scale))
         return logistic(self.evaluate(state, seat) / self.value_scale)
+
+    def move_cost(self, state: S, move: Move) -> float:
+        """What search charges for making ``move`` in ``state`` (taken off the reward of the
+        seat who makes it): 0 by default. Games give a small cost to moves that make no
+        progress of themselves and only keep every option open, which tree search otherwise
+        comes to prefer (the best of several noisy estimates looks better than one)."""
+        return 0.0
 
     def search_rewards(self, state: S) -> list[float]:
         """:meth:`search_reward` of every seat (games may work out the parts they share once)."""

@@ -47,13 +47,15 @@ class _Edge:
     """A move from a node: its visits, summed reward (for the seat that makes it), the
     iterations in which it was legal, and the progressive bias of the game's evaluation."""
 
-    __slots__ = ("available", "bias", "total", "visits")
+    __slots__ = ("available", "bias", "cost", "total", "visits")
 
-    def __init__(self, bias: float) -> None:
+    def __init__(self, bias: float, cost: float) -> None:
         self.visits = 0
         self.available = 0
         self.total = 0.0
         self.bias = bias
+        #: The game's charge for the move (Rules.move_cost), taken off every reward.
+        self.cost = cost
 
 
 class _Node:
@@ -177,7 +179,9 @@ class IsmctsBot(Bot):
                             (node.biases.get(move, 0.0), rng.random(), move, action)
                             for move, action in untried
                         )
-                    edge = edges[move] = _Edge(node.biases.get(move, 0.0))
+                    edge = edges[move] = _Edge(
+                        node.biases.get(move, 0.0), rules.move_cost(world, move)
+                    )
                     for other, _ in legal:
                         if other in edges:
                             edges[other].available += 1
@@ -201,16 +205,19 @@ class IsmctsBot(Bot):
                         best_score, chosen = score, (move, action)
                 path.append((edges[chosen[0]], player))
                 world = rules.apply_action(world, chosen[1], in_place=True)
-            # Playout.
-            steps = self.rollout_depth
+            # Playout: cut after rollout_depth moves, or at the end of a turn in games whose
+            # turns are several moves (Rules.playout_turns).
+            turns = rules.playout_turns
+            steps = self.rollout_depth if turns is None else turns
             while not rules.is_terminal(world) and (steps is None or steps > 0):
+                mover = rules.current_player(world)
                 world = rules.apply_action(world, rules.rollout_action(world, rng), in_place=True)
-                if steps is not None:
+                if steps is not None and (turns is None or rules.current_player(world) != mover):
                     steps -= 1
             rewards = rules.search_rewards(world)
             for edge, player in path:
                 edge.visits += 1
-                edge.total += rewards[player]
+                edge.total += rewards[player] - edge.cost
             if deadline is None and root is not None and done % 100 == 0:
                 counts = sorted((e.visits for e in root.edges.values()), reverse=True)
                 # Stop once the runner-up could not catch up in the iterations left.
