@@ -59,12 +59,17 @@ if sys.argv[3] == "search":
     try:  # one loopback address stands for many: no quota per address (the bounds stay)
         from patience.server.pools import PoolLimits
         from patience.server.service import POOLS
-        POOLS["search"] = PoolLimits(POOLS["search"].threads, POOLS["search"].held)
+        POOLS["search"] = PoolLimits(POOLS["search"].workers, POOLS["search"].held)
     except ImportError:  # a server from before the work pools
         pass
-# Every table comes from this one address: no bound on creations.
-uvicorn.run(create_app(sys.argv[1], creations_per_minute=None, deal_picker=picker),
-            host="127.0.0.1", port=int(sys.argv[2]),
+# Every table comes from this one address: no bound on creations (nor, where the server has
+# them, on new sessions and websockets per address).
+try:
+    app = create_app(sys.argv[1], creations_per_minute=None, deal_picker=picker,
+                     sessions_per_minute=None, sockets_per_client=None)
+except TypeError:  # a server from before sessions
+    app = create_app(sys.argv[1], creations_per_minute=None, deal_picker=picker)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]),
             log_level="warning", ws_max_size=MAX_FRAME)
 """
 

@@ -21,7 +21,16 @@ from patience.study import StudyDB
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The top-level modules of every extra (web, dask, ray, plot).
-EXTRA_MODULES = ("starlette", "uvicorn", "markdown_it", "dask", "distributed", "ray", "matplotlib")
+EXTRA_MODULES = (
+    "starlette",
+    "uvicorn",
+    "markdown_it",
+    "argon2",
+    "dask",
+    "distributed",
+    "ray",
+    "matplotlib",
+)
 
 BASE_IMPORTS = """
 import json, sys
@@ -33,7 +42,7 @@ try:
     main(["--help"])
 except SystemExit:
     pass
-for group in ("study", "serve", "solve", "play", "match"):
+for group in ("study", "serve", "solve", "play", "match", "admin"):
     try:
         main([group, "--help"])
     except SystemExit:

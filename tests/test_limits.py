@@ -139,7 +139,7 @@ def test_a_failing_store_gives_the_one_json_error_over_http(
 ) -> None:
     table = new_table(client)
     store = client.app.state.store  # type: ignore[attr-defined]
-    for method in ("create_table", "tables_of", "append_event", "stats"):
+    for method in ("create_table", "owned_tables", "append_event", "account_stats"):
         monkeypatch.setattr(store, method, disk_full)
     full = {"error": "the store failed: database or disk is full", "status": 503}
     for response in (

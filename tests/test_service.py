@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -193,13 +194,15 @@ def test_both_addresses_serve_both_kinds_of_table_on_one_loop(client: TestClient
 
 def test_a_private_table_refuses_spectators_on_both_addresses(client: TestClient) -> None:
     one = solo(client)
-    client.post("/api/player", json={"name": "Bob"})
-    for url in (f"/ws/tables/{one}", f"/ws/shared/{one}"):
-        with client.websocket_connect(url) as socket:
-            error = socket.receive_json()
-            assert (error["status"], error["error"]) == (403, "Bob has no seat at this table")
-    assert client.get(f"/api/shared/{one}").status_code == 403
-    assert client.get(f"/api/shared/{one}/record").status_code == 403
+    # Another browser (another session), whatever name it goes by: as if there were no table.
+    with TestClient(client.app) as other:
+        other.post("/api/player", json={"name": "Bob"})
+        for url in (f"/ws/tables/{one}", f"/ws/shared/{one}"):
+            with other.websocket_connect(url) as socket:
+                error = socket.receive_json()
+                assert (error["status"], error["error"]) == (404, f"there is no table {one!r}")
+        assert other.get(f"/api/shared/{one}").status_code == 404
+        assert other.get(f"/api/shared/{one}/record").status_code == 404
 
 
 class HangingSocket:
@@ -356,13 +359,15 @@ def test_every_address_of_today_still_answers(client: TestClient) -> None:
     assert (moved.status_code, moved.headers["location"]) == (307, f"/play/{one}")
     moved = client.get(f"/play/{two}", follow_redirects=False)
     assert (moved.status_code, moved.headers["location"]) == (307, f"/table/{two}")
-    assert client.get("/play/nosuch", follow_redirects=False).status_code == 200
+    # The page of a table that is not there (or is another's) is the page, which says so.
+    assert client.get("/play/nosuch", follow_redirects=False).status_code == 404
     for url in (
         "/api/games",
         "/api/shared/games",
         "/api/player",
         "/api/tables",
         "/api/tables?ongoing=1",
+        "/api/shared",
         "/api/stats",
         "/api/rules/klondike",
         f"/api/tables/{one}",
@@ -381,6 +386,9 @@ def test_every_address_of_today_still_answers(client: TestClient) -> None:
         with client.websocket_connect(url) as socket:
             assert socket.receive_json()["type"] == "state"
     assert client.post("/api/player", json={"name": "Ann"}).status_code == 200
+    for url in ("/api/player/claim", "/api/player/login"):
+        assert client.post(url, json={}).status_code == 400
+    assert client.post("/api/player/logout").status_code == 409  # no name to come back to
 
 
 def test_a_table_is_rebuilt_off_the_event_loop_once(db_path: Path) -> None:
@@ -458,7 +466,7 @@ def test_blocked_winnable_searches_leave_moves_at_other_tables_answered(db_path:
         for worker in workers:
             worker.start()
         try:
-            for _ in range(search.threads):
+            for _ in range(search.workers):
                 assert searching.acquire(timeout=10)
             # Every request beyond what the pool holds is refused without waiting.
             deadline = time.monotonic() + 10
@@ -485,7 +493,7 @@ def test_blocked_winnable_searches_leave_moves_at_other_tables_answered(db_path:
 
 def test_a_client_beyond_its_quota_of_searches_is_refused(db_path: Path) -> None:
     async def scenario() -> None:
-        pool = WorkPool("searches", PoolLimits(threads=1, held=3, per_client=1))
+        pool = WorkPool("searches", PoolLimits(workers=1, held=3, per_client=1))
         release = threading.Event()
         running = asyncio.ensure_future(pool.run("a", release.wait, 10))
         with anyio.fail_after(5):
@@ -625,8 +633,14 @@ def test_a_snapshot_this_program_cannot_use_is_ignored_and_the_whole_log_replaye
 
 
 def test_a_record_beyond_the_move_limit_is_refused_before_it_is_replayed(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # In threads: the replay is watched here (a worker process would not see the patches).
+    with TestClient(create_app(db_path, worker_processes=False)) as client:
+        refused_before_replaying(client, monkeypatch)
+
+
+def refused_before_replaying(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     table = solo(client)
     for command in ({"command": "move", "move": "t7-f1"}, {"command": "undo"}, {"command": "redo"}):
         assert client.post(f"/api/tables/{table}", json=command).status_code == 200
@@ -684,3 +698,33 @@ def test_the_loop_of_a_client_that_neither_reads_nor_sends_ends(db_path: Path) -
             service.close()
 
     asyncio.run(scenario())
+
+
+def test_python_bound_work_runs_in_processes_of_its_own(client: TestClient) -> None:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    here = os.getpid()
+    pids = {
+        kind: client.portal.call(service.run, kind, None, os.getpid)  # type: ignore[union-attr]
+        for kind in POOLS
+    }
+    assert pids["bots"] != here
+    assert pids["replay"] != here
+    assert pids["store"] == pids["rebuild"] == pids["search"] == here  # the core frees the lock
+    assert client.portal.call(service.hint_gate.pool.run, None, os.getpid) != here  # type: ignore[union-attr]
+
+
+def test_a_bot_that_holds_the_interpreter_does_not_hold_up_the_tables(client: TestClient) -> None:
+    """A deliberately blocking stand-in for a bot's thinking: one C call that never lets the
+    interpreter lock go until it ends. In a thread it would stop every table until then; in the
+    bots' process the move at another table is answered while it still runs."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table = solo(client)
+    portal = client.portal  # type: ignore[attr-defined]
+    holding = portal.start_task_soon(service.run, "bots", None, sum, range(3 * 10**7))
+    # The pool has the stand-in once its process is busy with it.
+    while service.pools["bots"].held == 0:
+        time.sleep(0.01)
+    answer = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
+    assert answer.status_code == 200
+    assert not holding.done()  # the move came back while the stand-in still held its process
+    assert holding.result(timeout=120) == sum(range(3 * 10**7))

@@ -53,7 +53,7 @@ def test_a_store_from_a_newer_program_is_refused(tmp_path: Path) -> None:
         Store(path)
 
 
-@pytest.mark.parametrize("name", ["", "   ", "a,b", "x" * 41, "tab\there", 7])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "tab\there", 7])
 def test_bad_player_names_are_refused(name: object) -> None:
     with pytest.raises(StoreError, match="player name"):
         valid_player_name(name)

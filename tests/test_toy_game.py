@@ -282,7 +282,10 @@ def test_a_card_named_in_a_move_stays_hidden_from_who_cannot_see_it(
                     piles[row] = {"down": [None] * len(state.piles[row]), "up": []}
             return piles
 
-    with games.registered(Secret), TestClient(create_app(tmp_path / "s.sqlite3")) as client:
+    # Defined in this function, Secret cannot be pickled to a bots' worker process (see
+    # docs/games.md): its bots think in threads.
+    app = create_app(tmp_path / "s.sqlite3", worker_processes=False)
+    with games.registered(Secret), TestClient(app) as client:
         made = client.post("/api/shared", json={"game": "toy-secret", "seats": ["open", "random"]})
         table = made.json()["table"]
         with client.websocket_connect(f"/ws/shared/{table}") as socket:
@@ -297,6 +300,27 @@ def test_a_card_named_in_a_move_stays_hidden_from_who_cannot_see_it(
             # The random bot plays; its card is not named to Ann.
             state = conn.next_state()
             assert state["last"] == {"seat": 1, "move": {"action": "play", "card": None}}
+
+
+def test_a_bot_thinks_about_a_registered_game_in_a_worker_process(
+    toys: None, tmp_path: Path
+) -> None:
+    """The worker processes do not know a game registered here by name: the bot takes the
+    game's rules with it (the class pickles by its module)."""
+    with TestClient(create_app(tmp_path / "w.sqlite3")) as client:
+        made = client.post("/api/shared", json={"game": "toy-duel", "seats": ["open", "greedy"]})
+        table = made.json()["table"]
+        with client.websocket_connect(f"/ws/shared/{table}") as socket:
+            conn = Conn(socket)
+            conn.receive()
+            socket.send_text(json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
+            conn.receive()
+            state = conn.next_state()
+            move = state["view"]["legal_moves"][0]
+            socket.send_text(json.dumps({"type": "move", "move": move, "seq": state["seq"]}))
+            assert conn.next_state()["last"] == {"seat": 0, "move": move}
+            assert conn.next_state()["last"]["seat"] == 1  # the greedy bot played
+        assert client.app.state.service.pools["bots"].limits.processes  # type: ignore[attr-defined]
 
 
 def test_a_one_player_toy_is_dealt_by_the_one_player_tables(toys: None, tmp_path: Path) -> None:

@@ -51,6 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live = LiveServer(
         tmp_path_factory.mktemp("web") / "store.sqlite3",
         hinter=first_move_hinter,
+        worker_processes=False,  # the stand-in hinter is not pickled to a worker
         deal_picker=picker,
     ).start()
     yield live
@@ -234,6 +235,9 @@ def test_two_pages_of_a_table_stay_in_step_and_a_page_reconnects_after_a_restart
             f"{live.url}/api/tables", data={"game": "klondike", "deal": 7}
         )
         table_id = response.json()["table"]
+        # Two tabs of one browser: the second has the first's session (a one-player table is
+        # its session's only).
+        second.page.context.add_cookies(first.page.context.cookies())
         for watched in (first, second):
             watched.page.goto(f"{live.url}/play/{table_id}")
             watched.page.wait_for_selector('[data-testid="connection"][data-status="live"]')

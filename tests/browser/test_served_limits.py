@@ -30,10 +30,28 @@ def post(url: str, body: dict[str, Any]) -> Any:
         return json.loads(response.read())
 
 
-async def replies(socket_url: str, messages: list[str | bytes]) -> list[dict[str, Any]]:
+def new_table(url: str) -> tuple[str, dict[str, str]]:
+    """A new one-player table, and the headers of its browser's session (its cookie): a
+    one-player table is its session's alone."""
+    request = urllib.request.Request(
+        f"{url}/api/tables",
+        data=json.dumps({"game": "klondike", "deal": 7}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        table = json.loads(response.read())["table"]
+        cookie = response.headers["set-cookie"].split(";")[0]
+    return table, {"Cookie": cookie}
+
+
+async def replies(
+    socket_url: str, messages: list[str | bytes], headers: dict[str, str]
+) -> list[dict[str, Any]]:
     """Send each message on one connection; the reply to each (after the first state)."""
     answers = []
-    async with websockets.connect(socket_url, open_timeout=10) as socket:
+    async with websockets.connect(
+        socket_url, additional_headers=headers, open_timeout=10
+    ) as socket:
         first = json.loads(await asyncio.wait_for(socket.recv(), 10))
         assert first["type"] == "state"
         for message in messages:
@@ -52,9 +70,11 @@ BAD_MESSAGES: list[str | bytes] = [
 
 
 def test_a_served_one_player_table_answers_bad_messages_and_stays_open(server_url: str) -> None:
-    table = post(f"{server_url}/api/tables", {"game": "klondike", "deal": 7})["table"]
+    table, session = new_table(server_url)
     socket_url = server_url.replace("http", "ws") + f"/ws/tables/{table}"
-    answers = asyncio.run(replies(socket_url, [*BAD_MESSAGES, json.dumps({"command": "undo"})]))
+    answers = asyncio.run(
+        replies(socket_url, [*BAD_MESSAGES, json.dumps({"command": "undo"})], session)
+    )
     assert [answer.get("status") for answer in answers[:5]] == [413, 400, 400, 400, 400]
     assert "nested too deeply" in answers[1]["error"]
     assert "too many digits" in answers[3]["error"]
@@ -67,7 +87,9 @@ def test_a_served_one_player_table_answers_bad_messages_and_stays_open(server_ur
 def test_a_served_shared_table_answers_bad_messages_and_stays_open(server_url: str) -> None:
     created = post(f"{server_url}/api/shared", {"game": "leopard", "seats": ["open", "random"]})
     socket_url = server_url.replace("http", "ws") + f"/ws/shared/{created['table']}"
-    answers = asyncio.run(replies(socket_url, [*BAD_MESSAGES, json.dumps({"type": "teleport"})]))
+    # A shared table is anybody's who has its link: no session needed.
+    bad = [*BAD_MESSAGES, json.dumps({"type": "teleport"})]
+    answers = asyncio.run(replies(socket_url, bad, {}))
     assert [answer.get("status") for answer in answers] == [413, 400, 400, 400, 400, 400]
     assert "nested too deeply" in answers[1]["error"]
     assert "too many digits" in answers[3]["error"]
@@ -162,11 +184,11 @@ def test_complete_requests_and_websockets_outlive_the_request_timeout(live: Live
             sock.settimeout(5)
             assert sock.recv(65536).startswith(b"HTTP/1.1 200")
             time.sleep(0.8)
-    table = post(f"{live.url}/api/tables", {"game": "klondike", "deal": 7})["table"]
+    table, session = new_table(live.url)
 
     async def slow_client() -> dict[str, Any]:
         url = live.url.replace("http", "ws") + f"/ws/tables/{table}"
-        async with websockets.connect(url, open_timeout=10) as ws:
+        async with websockets.connect(url, additional_headers=session, open_timeout=10) as ws:
             await asyncio.wait_for(ws.recv(), 10)
             await asyncio.sleep(1.5)  # three request timeouts: a websocket has none
             await ws.send(json.dumps({"command": "undo"}))
@@ -233,11 +255,13 @@ def test_behind_a_trusted_proxy_each_forwarded_address_has_its_limit(live: LiveS
 
 
 def test_a_served_websocket_from_another_origin_is_refused(live: LiveServer) -> None:
-    table = post(f"{live.url}/api/tables", {"game": "klondike", "deal": 7})["table"]
+    table, session = new_table(live.url)
     url = live.url.replace("http", "ws") + f"/ws/tables/{table}"
 
     async def open_from(origin: str) -> str:
-        async with websockets.connect(url, origin=origin, open_timeout=10) as ws:
+        async with websockets.connect(
+            url, origin=origin, additional_headers=session, open_timeout=10
+        ) as ws:
             return str(json.loads(await asyncio.wait_for(ws.recv(), 10))["type"])
 
     assert asyncio.run(open_from(live.url)) == "state"

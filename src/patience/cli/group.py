@@ -2,7 +2,8 @@
 
 Each module beside this one defines its commands on their own (``play``: games, deal, play,
 replay; ``solve``: solve, autoplay; ``bots``: match, arena; ``study``: the study group; ``web``:
-serve) and imports only :mod:`patience.cli.common`; this module alone knows them all, so no
+serve; ``admin``: the server's store, which it finds as ``web`` does) and imports only
+:mod:`patience.cli.common` (and ``admin``, ``web``); this module alone knows them all, so no
 command module imports the group and there is no import cycle.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import bots, play, solve, study, web
+from . import admin, bots, play, solve, study, web
 
 __all__ = ["main"]
 
@@ -33,5 +34,6 @@ for _command in (
     bots.match_command,
     bots.arena_command,
     study.study_group,
+    admin.admin_group,
 ):
     main.add_command(_command)

@@ -27,7 +27,7 @@ __all__ = [
 
 #: The packages that the web extra (``pip install 'patience[web]'``) brings and the web app
 #: imports: the server is imported only when ``patience serve`` runs.
-WEB_MODULES = ("starlette", "uvicorn", "markdown_it")
+WEB_MODULES = ("starlette", "uvicorn", "markdown_it", "argon2")
 
 #: The store's file name in the data directory.
 DB_NAME = "patience.sqlite3"

@@ -4,7 +4,7 @@ HTTP and the same game protocol over websockets (docs/web.md), all of it on one 
 
 from __future__ import annotations
 
-from .app import COOKIE, MAX_BODY, MAX_FRAME, create_app
+from .app import MAX_BODY, MAX_FRAME, OLD_COOKIE, SESSION_COOKIE, create_app
 from .catalogue import catalogue
 from .errors import CommandError
 from .service import TableService
@@ -12,9 +12,10 @@ from .table import COMMANDS, Table
 
 __all__ = [
     "COMMANDS",
-    "COOKIE",
     "MAX_BODY",
     "MAX_FRAME",
+    "OLD_COOKIE",
+    "SESSION_COOKIE",
     "CommandError",
     "Table",
     "TableService",

@@ -6,10 +6,15 @@ HTTP (every answer is JSON; a refusal is ``{"error", "status"}`` with that statu
 * ``GET /api/games``: the one-player games, their summaries, options and how winnable deals are
   dealt; ``GET /api/shared/games``: the games of several players, the bots and the absence
   settings;
-* ``GET /api/player``, ``POST /api/player {"name"}``: who is playing (a cookie holds the name);
+* ``GET /api/player``: who is playing (``{"name", "claimed", "show_stats"}``); ``POST
+  /api/player {"name", "show_stats"}``: the name shown and whether others may see the
+  statistics; ``POST /api/player/claim {"name", "password"}``, ``POST /api/player/login
+  {"name", "password"}``, ``POST /api/player/logout``: claimed names (``server/sessions.py``:
+  a cookie holds the browser's session);
 * ``POST /api/tables {"game", "options", "deal"}``: a new one-player table (``deal`` null: a
   random deal); ``POST /api/shared {"game", "options", "seats", ...}``: a new shared table;
 * ``GET /api/tables``: the player's tables, latest first (``?ongoing=1``: unfinished ones);
+  ``GET /api/shared``: the shared tables listed in the lobby, and the player's own;
 * ``GET /api/tables/{id}``: the table's state for the player's seat; ``GET /api/shared/{id}``:
   a spectator's state;
 * ``POST /api/tables/{id} {"command", "move", "events"}``: a command;
@@ -18,8 +23,8 @@ HTTP (every answer is JSON; a refusal is ``{"error", "status"}`` with that statu
 * ``GET /api/tables/{id}/record``, ``GET /api/shared/{id}/record`` (``?format=text|json``): the
   record, as a download (the same for every table);
 * ``GET /api/tables/{id}/hint``: the hinter's move;
-* ``GET /api/stats?player=NAME``: statistics per game and options (the cookie's player by
-  default);
+* ``GET /api/stats?player=NAME``: statistics per game and options (the session's own by
+  default; another's only if a claimed name shows them);
 * ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown);
 * ``POST /api/replay`` (a record file as the body): the record checked, and its views step by step.
 
@@ -35,21 +40,24 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import record
-from ..store import Store, StoreError, valid_player_name
+from ..store import Store
 from ..web import WEB_DIR
 from .catalogue import DealPicker, catalogue
 from .errors import CommandError, error_json, failure
@@ -71,15 +79,26 @@ from .limits import (
     page_files,
 )
 from .rules import RulesBook
-from .service import TableService, shared_catalogue
+from .service import SOCKETS_PER_CLIENT, TableService, shared_catalogue
+from .sessions import (
+    DEFAULT_PLAYER,
+    OLD_COOKIE,
+    PASSWORD_TRIES_PER_MINUTE,
+    SESSION_COOKIE,
+    SESSION_MAX_AGE,
+    SESSIONS_PER_MINUTE,
+    Sessions,
+    Visitor,
+)
 from .table import Dialect, Table, shared_request, solo_request
 
 __all__ = [
-    "COOKIE",
     "DEFAULT_PLAYER",
     "HINTS_AT_ONCE",
     "MAX_BODY",
     "MAX_FRAME",
+    "OLD_COOKIE",
+    "SESSION_COOKIE",
     "WEB_DIR",
     "HintGate",
     "create_app",
@@ -87,10 +106,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: The cookie that holds the player's name.
-COOKIE = "patience_player"
-#: The player of a browser that has not chosen a name.
-DEFAULT_PLAYER = "guest"
 #: The largest record file accepted for a replay, in bytes.
 MAX_RECORD = 512 * 1024
 #: The pages (served by routes, not ``/static``); ``/static`` serves what they load.
@@ -105,18 +120,53 @@ def client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else ""
 
 
-def player_of(connection: HTTPConnection) -> str:
-    """The player named by the cookie, or :data:`DEFAULT_PLAYER` (a bad cookie counts as none).
+# Where a request keeps its visitor and the cookies its response sets (the ASGI scope).
+_VISITOR = "patience.visitor"
+_COOKIES = "patience.cookies"
 
-    The cookie is decoded strictly: percent-escapes that are not UTF-8 (``%ff%fe``) make it a
-    bad cookie, never a player named with replacement characters."""
-    raw = connection.cookies.get(COOKIE)
-    if raw:
-        try:
-            return valid_player_name(unquote(raw, errors="strict"))
-        except (StoreError, UnicodeDecodeError):
-            pass
-    return DEFAULT_PLAYER
+
+class CookieJar:
+    """ASGI middleware: the cookies a handler queued (:func:`queue_cookie`) go out with the
+    response, whichever response it is (an error's too)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        jar: dict[str, tuple[bytes, bytes]] = {}
+        scope[_COOKIES] = jar
+
+        async def send_with_cookies(message: Message) -> None:
+            if message["type"] == "http.response.start" and jar:
+                message = {**message, "headers": [*message.get("headers", []), *jar.values()]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookies)
+
+
+def queue_cookie(
+    connection: HTTPConnection, name: str, value: str = "", *, max_age: int = 0
+) -> None:
+    """Set (``max_age`` > 0) or delete a cookie with the response to ``connection``: HttpOnly,
+    SameSite=Lax (sent with a link followed from elsewhere, never with another site's POST),
+    and Secure when the request came over TLS (``--proxy-headers`` lets a trusted proxy say
+    so). A websocket has no response to carry cookies: nothing is set."""
+    jar = connection.scope.get(_COOKIES)
+    if jar is None:
+        return
+    carrier = Response()
+    carrier.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        secure=connection.url.scheme in {"https", "wss"},
+    )
+    jar[name] = carrier.raw_headers[-1]
 
 
 async def read_body(request: Request, limit: int, what: str = "a request body") -> bytes:
@@ -209,6 +259,11 @@ def create_app(
     hints_at_once: int = HINTS_AT_ONCE,
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] | None = None,
+    worker_processes: bool = True,
+    password_hasher: PasswordHasher | None = None,
+    password_tries_per_minute: int | None = PASSWORD_TRIES_PER_MINUTE,
+    sessions_per_minute: int | None = SESSIONS_PER_MINUTE,
+    sockets_per_client: int | None = SOCKETS_PER_CLIENT,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -222,30 +277,83 @@ def create_app(
     whose pages may open its websockets (:class:`OriginCheck`); ``allowed_hosts`` the names a
     request's ``Host`` may give (None: any), so that a page of another site whose name was
     made to point at this server (DNS rebinding) gets a 400, not our origin.
+    ``worker_processes`` runs the work that holds the interpreter lock (bots' thinking, hints,
+    replaying records) in processes of its own (server/pools.py); ``False`` keeps it in
+    threads, for hooks that cannot be pickled (tests' stand-ins).
+    ``password_hasher`` hashes the passwords of claimed names (argon2's defaults; tests give
+    a cheaper one); ``password_tries_per_minute`` bounds the logins and claims one address
+    may try in a minute (None: no bound), ``sessions_per_minute`` the new sessions stored for
+    one address in a minute and ``sockets_per_client`` the websockets one address may hold
+    open (None: no bound, for benchmarks whose every client is one address).
     """
     origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
     limit = CreationLimit(creations_per_minute)
     service = TableService(
-        store, deal_picker=deal_picker, hinter=hinter, hints_at_once=hints_at_once
+        store,
+        deal_picker=deal_picker,
+        hinter=hinter,
+        hints_at_once=hints_at_once,
+        worker_processes=worker_processes,
+        sockets_per_client=sockets_per_client,
+    )
+    sessions = Sessions(
+        store,
+        service,
+        hasher=password_hasher,
+        tries_per_minute=password_tries_per_minute,
+        sessions_per_minute=sessions_per_minute,
     )
     rules_book = RulesBook(rules_dirs)
 
+    # -- who is asking (server/sessions.py); the cookies go out with the response
+
+    def remember(connection: HTTPConnection, visitor: Visitor) -> Visitor:
+        """Keep the request's visitor; a new session token goes to the browser."""
+        if connection.cookies.get(SESSION_COOKIE) != visitor.token:
+            queue_cookie(connection, SESSION_COOKIE, visitor.token, max_age=SESSION_MAX_AGE)
+        connection.scope[_VISITOR] = visitor
+        return visitor
+
+    async def visitor_of(connection: HTTPConnection) -> Visitor:
+        """The request's visitor, from the session cookie. A browser that still has the name
+        cookie of the days before sessions takes over that name's tables, and loses that
+        cookie (HTTP only: a websocket cannot delete a cookie)."""
+        known = connection.scope.get(_VISITOR)
+        if isinstance(known, Visitor):
+            return known
+        visitor = await sessions.visitor(
+            connection.cookies.get(SESSION_COOKIE), client_address(connection)
+        )
+        old = connection.cookies.get(OLD_COOKIE)
+        if old is not None and connection.scope["type"] == "http":
+            with contextlib.suppress(UnicodeDecodeError):  # a cookie that is not UTF-8: none
+                visitor = await sessions.take_old_name(visitor, unquote(old, errors="strict"))
+            queue_cookie(connection, OLD_COOKIE)
+        return remember(connection, visitor)
+
+    async def owner_of(connection: HTTPConnection) -> Visitor:
+        """The visitor, with a stored session: before he owns something."""
+        return remember(connection, await sessions.owner(await visitor_of(connection)))
+
     async def viewer(request: HTTPConnection) -> tuple[Table, int | None]:
-        return await service.enter(request.path_params["table_id"], player_of(request))
+        visitor = await visitor_of(request)
+        return await service.enter(request.path_params["table_id"], visitor.account_id)
 
     async def seated(request: HTTPConnection) -> tuple[Table, int]:
         table, seat = await viewer(request)
         if seat is None:
-            raise CommandError(403, f"{player_of(request)} has no seat at this table")
+            raise CommandError(403, "join a seat (or resume yours with its token) to play")
         return table, seat
 
     # -- pages
 
     async def page(request: Request) -> Response:
+        await visitor_of(request)  # a new browser gets its session cookie with the page
         return page_response("index.html")
 
     async def shared_page(request: Request) -> Response:
+        await visitor_of(request)
         return page_response("tables.html")
 
     def table_page(private: bool, filename: str, other: str) -> Any:
@@ -255,10 +363,11 @@ def create_app(
 
         async def show(request: Request) -> Response:
             table_id = request.path_params["table_id"]
+            visitor = await visitor_of(request)
             try:
-                table = await service.get(table_id)
-            except CommandError:
-                return page_response(filename)
+                table, _ = await service.enter(table_id, visitor.account_id)
+            except CommandError:  # none, or another's private table: the same answer
+                return page_response(filename, status_code=404)
             if table.settings.private != private:
                 return RedirectResponse(f"{other}/{quote(table_id)}", status_code=307)
             return page_response(filename)
@@ -274,26 +383,39 @@ def create_app(
         return JSONResponse(shared_catalogue())
 
     async def get_player(request: Request) -> Response:
-        return JSONResponse({"name": player_of(request)})
+        return JSONResponse((await visitor_of(request)).to_json())
 
     async def set_player(request: Request) -> Response:
         data = await read_json(request)
-        if not isinstance(data, dict):
-            raise CommandError(400, 'send {"name": "..."}')
-        name = await service.add_player(data.get("name"))
-        response = JSONResponse({"name": name})
-        response.set_cookie(
-            COOKIE, quote(name), max_age=10 * 365 * 24 * 3600, httponly=True, samesite="strict"
-        )
-        return response
+        visitor = await sessions.set_player(await visitor_of(request), data)
+        return JSONResponse(remember(request, visitor).to_json())
+
+    async def claim(request: Request) -> Response:
+        data = await read_json(request)
+        visitor = await sessions.claim(request, await visitor_of(request), data)
+        return JSONResponse(remember(request, visitor).to_json())
+
+    async def login(request: Request) -> Response:
+        data = await read_json(request)
+        visitor = await sessions.login(request, await visitor_of(request), data)
+        return JSONResponse(remember(request, visitor).to_json())
+
+    async def logout(request: Request) -> Response:
+        visitor = await sessions.logout(await visitor_of(request))
+        return JSONResponse(remember(request, visitor).to_json())
 
     async def list_tables(request: Request) -> Response:
         ongoing = request.query_params.get("ongoing") in {"1", "true", "yes"}
-        return JSONResponse(await service.tables_of(player_of(request), ongoing=ongoing))
+        visitor = await visitor_of(request)
+        return JSONResponse(await service.tables_of(visitor.account_id, ongoing=ongoing))
+
+    async def list_shared(request: Request) -> Response:
+        visitor = await visitor_of(request)
+        return JSONResponse(await service.shared_tables(visitor.account_id))
 
     async def stats(request: Request) -> Response:
-        name = request.query_params.get("player") or player_of(request)
-        return JSONResponse(await service.stats(name))
+        visitor = await visitor_of(request)
+        return JSONResponse(await sessions.stats(visitor, request.query_params.get("player")))
 
     async def rules(request: Request) -> Response:
         return JSONResponse({"html": rules_book.html(request.path_params["game"])})
@@ -306,7 +428,8 @@ def create_app(
             raise CommandError(400, "a record file is UTF-8 text (the text or JSON form)") from None
         if not text.strip():
             raise CommandError(400, "the record file is empty")
-        steps = await service.run("replay", client_address(request), replay_steps, text)
+        visitor = await visitor_of(request)
+        steps = await service.run("replay", visitor.quota, replay_steps, text)
         return JSONResponse(steps)
 
     # -- creating tables
@@ -316,15 +439,18 @@ def create_app(
         if not isinstance(data, dict):
             raise CommandError(400, 'send {"game": "...", "options": {...}, "deal": N or null}')
         limit.check(request)
+        visitor = await owner_of(request)
+        assert visitor.account is not None
         table = await service.create(
             solo_request(
                 data.get("game"),
                 data.get("options"),
                 data.get("deal"),
-                player_of(request),
+                visitor.name,
+                owner=visitor.account.id,
                 winnable=data.get("winnable") is True,
             ),
-            client=client_address(request),
+            client=visitor.quota,
         )
         return JSONResponse(service.state(table, 0, Dialect.TABLES), status_code=201)
 
@@ -334,22 +460,27 @@ def create_app(
             raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
         table, _ = await seated(request)
         limit.check(request)
+        visitor = await owner_of(request)
+        assert visitor.account is not None
         fresh = await service.create(
             solo_request(
                 table.game.name,
                 table.game.options,
                 data.get("deal"),
-                player_of(request),
+                visitor.name,
+                owner=visitor.account.id,
                 winnable=data.get("winnable") is True,
             ),
-            client=client_address(request),
+            client=visitor.quota,
         )
         return JSONResponse(service.state(fresh, 0, Dialect.TABLES), status_code=201)
 
     async def create_shared(request: Request) -> Response:
         data = await read_json(request)
+        new = shared_request(data)  # refused before anything is counted or stored
         limit.check(request)
-        table = await service.create(shared_request(data))
+        visitor = await owner_of(request)
+        table = await service.create(replace(new, owner=visitor.account_id))
         body = {
             "table": table.id,
             "url": f"/table/{table.id}",
@@ -396,7 +527,8 @@ def create_app(
 
     async def hint(request: Request) -> Response:
         table, _ = await seated(request)
-        return JSONResponse(await service.hint(table, client_address(request)))
+        visitor = await visitor_of(request)
+        return JSONResponse(await service.hint(table, visitor.quota))
 
     # -- websockets: one loop, two dialects
 
@@ -404,7 +536,14 @@ def create_app(
         """The service's loop; if it fails (the store could not read a table), the client is
         told why, in an error message and the close frame's reason, never just dropped."""
         try:
-            await service.serve(socket, socket.path_params["table_id"], dialect, player_of(socket))
+            visitor = await visitor_of(socket)
+            await service.serve(
+                socket,
+                socket.path_params["table_id"],
+                dialect,
+                visitor.account_id,
+                client_address(socket),
+            )
         except Exception as error:
             log.exception("websocket of table %s failed", socket.path_params["table_id"])
             failed = failure(error)
@@ -460,6 +599,9 @@ def create_app(
         Route("/api/shared/games", shared_games, methods=["GET"]),
         Route("/api/player", get_player, methods=["GET"]),
         Route("/api/player", set_player, methods=["POST"]),
+        Route("/api/player/claim", claim, methods=["POST"]),
+        Route("/api/player/login", login, methods=["POST"]),
+        Route("/api/player/logout", logout, methods=["POST"]),
         Route("/api/stats", stats),
         Route("/api/rules/{game}", rules, methods=["GET"]),
         Route("/api/replay", replay, methods=["POST"]),
@@ -467,6 +609,7 @@ def create_app(
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/shared", create_shared, methods=["POST"]),
+        Route("/api/shared", list_shared, methods=["GET"]),
         Route("/api/tables/{table_id}", looking(Dialect.TABLES), methods=["GET"]),
         Route("/api/shared/{table_id}", looking(Dialect.SHARED), methods=["GET"]),
         Route("/api/tables/{table_id}", command, methods=["POST"]),
@@ -493,6 +636,7 @@ def create_app(
                 else []
             ),
             Middleware(OriginCheck, allowed=origins),
+            Middleware(CookieJar),
         ],
         exception_handlers={
             CommandError: command_error,
@@ -503,5 +647,6 @@ def create_app(
     )
     app.state.store = store
     app.state.service = service
+    app.state.sessions = sessions
     app.state.hint_gate = service.hint_gate
     return app

@@ -24,6 +24,11 @@ class CommandError(ValueError):
         self.status = status
         self.message = message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process (server/pools.py), it crosses back pickled: with its
+        # status and every attribute, not only the message ``Exception`` would keep.
+        return (self.__class__, (self.status, self.message), dict(self.__dict__))
+
 
 def error_json(error: CommandError, state: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON of a refusal: ``{"error", "status"}``, plus ``"state"`` when given."""

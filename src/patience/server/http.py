@@ -22,6 +22,7 @@ __all__ = [
     "MAX_BODY",
     "MAX_FRAME",
     "CreationLimit",
+    "RateLimit",
     "page_response",
     "read_json",
     "read_message",
@@ -75,16 +76,59 @@ def read_message(text: str | None) -> Any:
         raise CommandError(400, f"the message is not JSON: {error}") from None
 
 
-def page_response(filename: str) -> Response:
+def page_response(filename: str, status_code: int = 200) -> Response:
     """One of the web app's HTML pages, under :data:`CSP` and never cached (the page fetches
-    its state itself)."""
-    response = FileResponse(WEB_DIR / filename, media_type="text/html")
+    its state itself); ``status_code`` 404 for the page of a table that is not there (the
+    page says so)."""
+    response = FileResponse(WEB_DIR / filename, media_type="text/html", status_code=status_code)
     response.headers["Content-Security-Policy"] = CSP
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-class CreationLimit:
+class RateLimit:
+    """At most ``per_minute`` of something (``what``, plural: "new tables") from one client
+    address in any 60 seconds (None: no limit). Beyond it a :class:`CommandError` (429) says
+    how long to wait. Memory stays bounded: clients quiet for a minute are forgotten."""
+
+    def __init__(
+        self,
+        per_minute: int | None,
+        what: str,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_minute = per_minute
+        self.what = what
+        self.clock = clock
+        self._times: dict[str, deque[float]] = {}
+
+    def check(self, connection: HTTPConnection) -> None:
+        """Count one for the connection's client, or refuse it."""
+        self.check_address(connection.client.host if connection.client else "")
+
+    def check_address(self, host: str) -> None:
+        """Count one for the client address ``host``, or refuse it."""
+        if self.per_minute is None:
+            return
+        now = self.clock()
+        if len(self._times) > 10_000:
+            # Forget the clients quiet for a minute: memory stays bounded.
+            self._times = {
+                host: times for host, times in self._times.items() if times[-1] > now - 60
+            }
+        times = self._times.setdefault(host, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= self.per_minute:
+            wait = math.ceil(times[0] + 60 - now)
+            raise CommandError(
+                429,
+                f"at most {self.per_minute} {self.what} a minute from one address: wait {wait} s",
+            )
+        times.append(now)
+
+
+class CreationLimit(RateLimit):
     """At most ``per_minute`` new tables from one client address in any 60 seconds (None: no
     limit), so that a client looping on "new deal" cannot fill the store. Beyond it a
     :class:`CommandError` (429) says how long to wait; nothing is created."""
@@ -94,28 +138,4 @@ class CreationLimit:
         per_minute: int | None = CREATIONS_PER_MINUTE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.per_minute = per_minute
-        self.clock = clock
-        self._times: dict[str, deque[float]] = {}
-
-    def check(self, connection: HTTPConnection) -> None:
-        """Count one creation for the connection's client, or refuse it."""
-        if self.per_minute is None:
-            return
-        now = self.clock()
-        if len(self._times) > 10_000:
-            # Forget the clients quiet for a minute: memory stays bounded.
-            self._times = {
-                host: times for host, times in self._times.items() if times[-1] > now - 60
-            }
-        host = connection.client.host if connection.client else ""
-        times = self._times.setdefault(host, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= self.per_minute:
-            wait = math.ceil(times[0] + 60 - now)
-            raise CommandError(
-                429,
-                f"at most {self.per_minute} new tables a minute from one address: wait {wait} s",
-            )
-        times.append(now)
+        super().__init__(per_minute, "new tables", clock)

@@ -1,5 +1,6 @@
 """What the server refuses before any handler runs: the security headers of every response,
-the static files a page may load (no other), and the origins a websocket may come from.
+the static files a page may load (no other), and the origins a websocket or a POST may come
+from.
 
 The limits of the HTTP connection itself (header size and time, idle connections, the number
 of connections) belong to the web server: ``server/serving.py``.
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -117,11 +118,17 @@ def checked_origins(urls: Iterable[str]) -> frozenset[str]:
     return frozenset(checked)
 
 
+#: The methods that change nothing: another site's page may send them (its links, its images).
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 class OriginCheck:
-    """ASGI middleware: a websocket whose ``Origin`` is neither the server's own (the scheme
-    and ``Host`` the request came with) nor one of ``allowed`` is refused before it is
-    accepted (an HTTP 403), so that another site's page cannot play with a visitor's cookie.
-    A client that sends no ``Origin`` (not a browser) is let through."""
+    """ASGI middleware: a websocket or a request that may change something (a POST) whose
+    ``Origin`` is neither the server's own (the scheme and ``Host`` the request came with) nor
+    one of ``allowed`` is refused before any handler runs (a 403: the one JSON error over
+    HTTP), so that another site's page cannot play with a visitor's session, nor log him in
+    to a name of its own choosing (the session cookie is SameSite=Lax as well). A client that
+    sends no ``Origin`` (not a browser) is let through."""
 
     def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
         self.app = app
@@ -141,6 +148,17 @@ class OriginCheck:
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope.get("method", "GET") not in SAFE_METHODS
+            and not self.permits(scope)
+        ):
+            refusal = JSONResponse(
+                {"error": "this origin may not send requests here", "status": 403},
+                status_code=403,
+            )
+            await refusal(scope, receive, send)
+            return
         if scope["type"] == "websocket" and not self.permits(scope):
             # The websocket denial response (ASGI) where the server supports it, else a close
             # before accepting, which servers answer with a 403.

@@ -30,8 +30,9 @@ import copy
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -41,7 +42,7 @@ from ..bots import BOTS
 from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
-from ..store import SharedSeat, Store, StoreError, valid_player_name
+from ..store import Account, SharedSeat, Store, StoreError, valid_player_name
 from . import snapshots
 from .catalogue import (
     DealPicker,
@@ -55,7 +56,7 @@ from .catalogue import (
 from .errors import CommandError, error_json, failure
 from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import read_message
-from .pools import PoolLimits, WorkPool
+from .pools import Client, PoolLimits, WorkPool
 from .table import (
     COMMANDS,
     DEFAULT_ABSENCE,
@@ -75,12 +76,14 @@ from .table import (
     observe,
     replay_event,
     shared_settings,
+    think,
     token_hash,
 )
 
 __all__ = [
     "BOT_RETRY",
     "POOLS",
+    "SOCKETS_PER_CLIENT",
     "TABLES_IN_MEMORY",
     "TableService",
     "shared_catalogue",
@@ -97,18 +100,25 @@ SEAT_MESSAGES = ("join", "resume")
 BOT_RETRY = 1.0
 #: Seconds a dropped connection's close may take before the service stops waiting for it.
 CLOSE_BACKSTOP = 120.0
-#: The threads and quotas of each kind of blocking work (:class:`WorkPool`), so that no kind can
-#: take the threads of another: ``store`` (the store's reads and writes: every command's write
+#: The workers and quotas of each kind of blocking work (:class:`WorkPool`), so that no kind can
+#: take the workers of another: ``store`` (the store's reads and writes: every command's write
 #: waits here, so it has threads of its own and never refuses), ``rebuild`` (replaying a table's
-#: events to bring it back into memory), ``search`` (a search for a winnable deal: seconds of
-#: the solver each, so few at once and one per client), ``replay`` (checking and replaying an
-#: uploaded record) and ``bots`` (a bot's thinking: one per table at a time already).
+#: events to bring it back into memory: bounded by snapshots, and it needs the store), ``search``
+#: (a search for a winnable deal: seconds of the solver each, so few at once and one per client;
+#: threads, as the search runs in the core without the interpreter lock), ``replay`` (checking
+#: and replaying an uploaded record), ``bots`` (a bot's thinking: one per table at a time
+#: already) and ``passwords`` (argon2's hashing of a claimed name's password: tens of
+#: milliseconds and 64 MiB each, so one at a time; argon2 frees the interpreter lock). Replays
+#: and bots run Python for as long as they work, so in processes of their own (see
+#: server/pools.py), unless the service is made with ``worker_processes=False``. A client's
+#: quota counts for its address and for its session alike.
 POOLS: dict[str, PoolLimits] = {
-    "store": PoolLimits(threads=4),
-    "rebuild": PoolLimits(threads=2),
-    "search": PoolLimits(threads=2, held=4, per_client=1),
-    "replay": PoolLimits(threads=1, held=4, per_client=2),
-    "bots": PoolLimits(threads=2),
+    "store": PoolLimits(workers=4),
+    "rebuild": PoolLimits(workers=2),
+    "search": PoolLimits(workers=2, held=4, per_client=1),
+    "replay": PoolLimits(workers=1, held=4, per_client=2, processes=True),
+    "bots": PoolLimits(workers=2, processes=True),
+    "passwords": PoolLimits(workers=1, held=8, per_client=1),
 }
 #: What each pool's work is called in its refusals.
 POOL_WORK = {
@@ -117,7 +127,11 @@ POOL_WORK = {
     "search": "searches for a winnable deal",
     "replay": "record replays",
     "bots": "bot moves",
+    "passwords": "password checks",
 }
+#: Websockets one client address may hold open at once (a page holds one per table): more are
+#: refused (close code 4429), so that one client cannot hold every connection of the server.
+SOCKETS_PER_CLIENT = 32
 #: Tables kept in memory: beyond this, the least recently used tables that are idle (nobody
 #: connected, no bot thinking, no command running) are forgotten; the store keeps them all and
 #: :meth:`TableService.get` rebuilds one when it is next used.
@@ -185,18 +199,27 @@ class TableService:
         hints_at_once: int = HINTS_AT_ONCE,
         send_timeout: float = SEND_TIMEOUT,
         pools: Mapping[str, PoolLimits] | None = None,
+        worker_processes: bool = True,
+        sockets_per_client: int | None = SOCKETS_PER_CLIENT,
     ) -> None:
+        """``worker_processes=False`` runs every kind of work in threads, hints too: for hooks
+        (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins."""
         self.store = store
+        #: Websockets one client address may hold open at once (None: no bound).
+        self.sockets_per_client = sockets_per_client
+        self._sockets: Counter[str] = Counter()
         #: Seconds one message to a websocket may take before its client is dropped.
         self.send_timeout = send_timeout
         self.deal_picker = deal_picker
         self.hinter = hinter
-        self.hint_gate = HintGate(hints_at_once)
+        self.hint_gate = HintGate(hints_at_once, processes=worker_processes)
         unknown = set(pools or {}) - set(POOLS)
         if unknown:
             raise ValueError(f"unknown pools {sorted(unknown)}: the pools are {', '.join(POOLS)}")
         limits = {**POOLS, **(pools or {})}
-        #: Each kind of blocking work's own threads (:data:`POOLS`).
+        if not worker_processes:
+            limits = {kind: replace(limit, processes=False) for kind, limit in limits.items()}
+        #: Each kind of blocking work's own workers (:data:`POOLS`).
         self.pools = {kind: WorkPool(POOL_WORK[kind], limits[kind]) for kind in POOLS}
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Task[Table]] = {}
@@ -216,14 +239,14 @@ class TableService:
     async def run(
         self,
         kind: str,
-        client: str | None,
+        client: Client,
         work: Callable[P, T],
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
         """``work(*args, **kwargs)`` on the threads of ``kind`` (:data:`POOLS`), for
-        ``client`` (an address; None: the server's own work, under no quota): refused before
-        any work (429, 503) beyond the pool's quotas."""
+        ``client`` (an address, or an address and a session; None: the server's own work,
+        under no quota): refused before any work (429, 503) beyond the pool's quotas."""
         return await self.pools[kind].run(client, work, *args, **kwargs)
 
     def spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
@@ -308,7 +331,9 @@ class TableService:
         for event in self.store.events(table_id, start=start):
             last = replay_event(game, event)
         if stored is None:
-            seats = [Seat(index, player=name) for index, name in enumerate(row.seats)]
+            seats = [
+                Seat(index, player=name, owner=row.owner) for index, name in enumerate(row.seats)
+            ]
             settings = SOLO
         else:
             now = time.time()
@@ -325,7 +350,15 @@ class TableService:
             ]
             settings = shared_settings(stored)
         return Table(
-            row.id, game, seats, settings, row.created, row.events, row.finished, last=last
+            row.id,
+            game,
+            seats,
+            settings,
+            row.created,
+            row.events,
+            row.finished,
+            last=last,
+            owner=row.owner,
         )
 
     def _from_snapshot(
@@ -360,11 +393,11 @@ class TableService:
 
     # -- creating ----------------------------------------------------------------------------
 
-    async def create(self, new: NewTable, *, client: str | None = None) -> Table:
+    async def create(self, new: NewTable, *, client: Client = None) -> Table:
         """A new table, stored, in memory, its bots kicked; its deal chosen by the deal picker
         when the request leaves it to the server (a winnable one if asked: refused (400)
         without a picker, or when the picker finds none). A search for a winnable deal runs on
-        the ``search`` pool, under its quota for ``client`` (an address)."""
+        the ``search`` pool, under its quota for ``client`` (an address and a session)."""
         if new.winnable and self.deal_picker is None:
             raise CommandError(
                 400, "winnable deals need the solver, which this server does not have"
@@ -390,17 +423,33 @@ class TableService:
             deal = self.deal_picker(new.rules, False)
         game = Game.create(new.rules, deal=deal)
         stored = new.settings.stored()
-        if stored is None:  # seats held by players known by name, as in the statistics
+        if stored is None:  # the seat of its owner's account, as in the statistics
             names = [seat.player for seat in new.seats]
-            self.store.create_table(table_id, game.name, game.options, game.deal, names)
+            self.store.create_table(
+                table_id, game.name, game.options, game.deal, names, owner=new.owner
+            )
         else:  # seats of bots and of people who join with a token
             seats = [SharedSeat(seat.index, seat.bot) for seat in new.seats]
             self.store.create_shared_table(
-                table_id, game.name, game.options, game.deal, seats, stored
+                table_id,
+                game.name,
+                game.options,
+                game.deal,
+                seats,
+                stored,
+                owner=new.owner,
             )
         row = self.store.table(table_id)
         assert row is not None
-        return Table(table_id, game, list(new.seats), new.settings, row.created, 0)
+        return Table(
+            table_id,
+            game,
+            list(new.seats),
+            new.settings,
+            row.created,
+            0,
+            owner=new.owner,
+        )
 
     # -- what each connection is sent --------------------------------------------------------
 
@@ -634,6 +683,11 @@ class TableService:
             name = valid_player_name(data.get("name"))
         except StoreError as error:
             raise CommandError(400, str(error)) from None
+        claimed = await self.offload(self.store.claimed_account, name)
+        if claimed is not None and claimed.id != conn.account:
+            raise CommandError(
+                409, f"{name} is a claimed name: log in as {claimed.display} to sit as it"
+            )
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         async with table.lock:
@@ -669,31 +723,70 @@ class TableService:
 
     # -- connections -------------------------------------------------------------------------
 
-    async def enter(self, table_id: str, player: str) -> tuple[Table, int | None]:
-        """The table and the seat the cookie's ``player`` holds there (None: he looks on); a
-        private table refuses anybody without a seat (403)."""
+    async def enter(self, table_id: str, account: int | None) -> tuple[Table, int | None]:
+        """The table and the seat ``account`` (the session's; None: a session that owns
+        nothing) holds there (None: he looks on). A private table (a one-player table) is
+        another account's business: refused as if it did not exist (404), so that nobody
+        learns which tables there are."""
         table = await self.get(table_id)
-        seat = table.seat_of_player(player)
+        seat = table.seat_of_owner(account)
         if seat is None and table.settings.private:
-            raise CommandError(403, f"{player} has no seat at this table")
+            if table.owner is None and not table.in_use:
+                # A table of the days before sessions: nobody's until taken over, perhaps by
+                # `patience admin claim-name` in another process; read afresh next time.
+                self._forget(table)
+            raise CommandError(404, f"there is no table {table_id!r}")
         return table, seat
 
-    async def serve(self, socket: WebSocket, table_id: str, dialect: Dialect, player: str) -> None:
-        """The one websocket loop, for both addresses: the connection holds the seat of the
-        cookie's ``player`` if there is one, else it watches (a private table refuses it, 403)
-        until it joins or resumes a seat; every message is a command or a seat message, and a
-        refused one gets the error (with the state for a 409) and changes nothing."""
+    async def serve(
+        self,
+        socket: WebSocket,
+        table_id: str,
+        dialect: Dialect,
+        account: int | None,
+        client: str | None = None,
+    ) -> None:
+        """The one websocket loop, for both addresses: the connection holds the seat of
+        ``account`` (the session's) if there is one, else it watches (another's private table
+        is refused, 404) until it joins or resumes a seat; every message is a command or a
+        seat message, and a refused one gets the error (with the state for a 409) and changes
+        nothing. ``client`` (an address) holds at most :attr:`sockets_per_client` websockets:
+        one more is refused (429)."""
         await socket.accept()
+        bound = self.sockets_per_client
+        counted = client is not None and (bound is None or self._sockets[client] < bound)
         try:
-            table, seat = await self.enter(table_id, player)
+            if client is not None and not counted:
+                raise CommandError(
+                    429,
+                    f"one address may hold {self.sockets_per_client} websockets at once: "
+                    "close a table's page first",
+                )
+            if counted and client is not None:
+                self._sockets[client] += 1
+            try:
+                await self._serve(socket, table_id, dialect, account)
+            finally:
+                if counted and client is not None:
+                    self._sockets[client] -= 1
+                    if self._sockets[client] <= 0:
+                        del self._sockets[client]
         except CommandError as error:
-            # Not even a refusal may wait on a client that does not read.
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError, TimeoutError):
-                async with asyncio.timeout(self.send_timeout):
-                    await socket.send_json({"type": "error", **error_json(error)})
-                    await socket.close(code=4000 + error.status)
-            return
-        conn = Connection(socket, seat, dialect)
+            await self._refuse(socket, error)
+
+    async def _refuse(self, socket: WebSocket, error: CommandError) -> None:
+        """Tell a websocket why it is refused, and close it (code 4000 + the status)."""
+        # Not even a refusal may wait on a client that does not read.
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError, TimeoutError):
+            async with asyncio.timeout(self.send_timeout):
+                await socket.send_json({"type": "error", **error_json(error)})
+                await socket.close(code=4000 + error.status)
+
+    async def _serve(
+        self, socket: WebSocket, table_id: str, dialect: Dialect, account: int | None
+    ) -> None:
+        table, seat = await self.enter(table_id, account)  # a refusal: serve() tells why
+        conn = Connection(socket, seat, dialect, account=account)
         self.connect(table, conn)
         dropped = asyncio.ensure_future(conn.closed.wait())
         try:
@@ -844,7 +937,15 @@ class TableService:
                 return
             seq = table.events
             view = observe(table.game, table.last, seat).view
-            move = await self.run("bots", None, table.bot_for(seat).choose, view)
+            bot = table.bot_for(seat)
+            # The rules travel with the bot: a game registered in this process only
+            # (games.register) is unknown to a worker by name, but its class pickles by module.
+            bot.rules_for(view)
+            move, thought = await self.run("bots", None, think, bot, view)
+            if table.bots.get(seat) is bot:
+                # The bot as it left its move (its random generator moved on), should it have
+                # thought in another process.
+                table.bots[seat] = thought
             async with table.lock:
                 # The person came back, the table moved on, or everybody left, while the bot
                 # thought.
@@ -881,10 +982,10 @@ class TableService:
         media = "application/json" if form == "json" else "text/plain"
         return text, f"{game.name}-{game.deal}-{table.id}.{suffix}", media
 
-    async def hint(self, table: Table, client: str | None = None) -> dict[str, Any]:
+    async def hint(self, table: Table, client: Client = None) -> dict[str, Any]:
         """The hinter's answer for the table's position, worked out on a copy in
         :class:`HintGate`'s threads while the table goes on taking commands, under the gate's
-        quota for ``client`` (an address)."""
+        quota for ``client`` (an address and a session)."""
         if self.hinter is None:
             raise CommandError(501, "hints come with the solver, which this server does not have")
         snapshot = copy.deepcopy(table.game)
@@ -895,18 +996,25 @@ class TableService:
         except Exception as error:  # the solver's failure must not take the server down
             raise CommandError(500, f"the hint failed: {error}") from None
 
-    async def add_player(self, name: object) -> str:
-        """Check a player's name and make sure the store knows him."""
-        try:
-            checked = valid_player_name(name)
-        except StoreError as error:
-            raise CommandError(400, str(error)) from None
-        await self.offload(self.store.player_id, checked)
-        return checked
+    def give(self, table_ids: list[str], account: int) -> None:
+        """Tables the store has just given to ``account`` (a name's tables taken over, an
+        anonymous session's joining the name it logged in as): those in memory follow."""
+        for table_id in table_ids:
+            table = self._tables.get(table_id)
+            if table is None:
+                continue
+            table.owner = account
+            if table.settings.private:
+                for seat in table.seats:
+                    if seat.bot is None and seat.token_hash is None:
+                        seat.owner = account
 
-    async def tables_of(self, player: str, *, ongoing: bool) -> list[dict[str, Any]]:
-        """The player's one-player tables, latest first."""
-        rows = await self.offload(self.store.tables_of, player, ongoing=ongoing)
+    async def tables_of(self, account: int | None, *, ongoing: bool) -> list[dict[str, Any]]:
+        """An account's one-player tables, latest first (none for a session that owns
+        nothing)."""
+        if account is None:
+            return []
+        rows = await self.offload(self.store.owned_tables, account, ongoing=ongoing)
         return [
             {
                 "table": row.id,
@@ -921,16 +1029,61 @@ class TableService:
             for row in rows
         ]
 
-    async def stats(self, name: object) -> dict[str, Any]:
-        """A player's statistics, one entry per game and options, named by its title."""
-        try:
-            player = valid_player_name(name)
-        except StoreError as error:
-            raise CommandError(400, str(error)) from None
-        found = await self.offload(self.store.stats, player, full_options)
+    async def shared_tables(self, account: int | None) -> list[dict[str, Any]]:
+        """The tables of several players that ``account`` may see listed: those their
+        creators listed in the lobby, and its own; latest first. A table's seats are shown as
+        its spectators see them."""
+
+        def read() -> list[tuple[Any, list[SharedSeat], dict[str, Any]]]:
+            return [
+                (row, self.store.shared_seats(row.id), self.store.shared_settings(row.id) or {})
+                for row in self.store.shared_tables(account)
+            ]
+
+        listed = []
+        for row, seats, settings in await self.offload(read):
+            listed.append(
+                {
+                    "table": row.id,
+                    "url": f"/table/{row.id}",
+                    "game": row.game,
+                    "title": variant_title(row.game, row.options),
+                    "options": row.options,
+                    "seats": [
+                        {
+                            "seat": seat.seat,
+                            "kind": "bot"
+                            if seat.bot is not None
+                            else "person"
+                            if seat.token_hash is not None
+                            else "open",
+                            "name": seat.bot if seat.bot is not None else seat.guest,
+                        }
+                        for seat in seats
+                    ],
+                    "result": row.result,
+                    "listed": settings.get("listed") is True,
+                    "mine": account is not None and row.owner == account,
+                    "created": row.created,
+                }
+            )
+        return listed
+
+    async def stats(self, account: Account | None, shown: str) -> dict[str, Any]:
+        """An account's statistics (None: a session that owns nothing has none), one entry per
+        game and options, named by its title; ``shown`` is the name they are shown under."""
+        found = (
+            []
+            if account is None
+            else await self.offload(self.store.account_stats, account.id, full_options)
+        )
         entries = [
             {**entry.to_json(), "title": variant_title(entry.game, entry.options)}
             for entry in found
         ]
         entries.sort(key=lambda entry: (entry["game"], entry["title"]))
-        return {"player": player, "games": entries}
+        return {
+            "player": shown,
+            "games": entries,
+            "public": account is not None and account.show_stats,
+        }

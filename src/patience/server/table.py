@@ -1,11 +1,13 @@
 """Tables and what they are made of: seats and who holds them, a table's settings, the
 connections watching it, what each seat sees, and the requests that make a new table.
 
-A *table* is a game with its seats. A one-player game is a table with one seat, held by the player
-named by the browser's cookie; a table of several players (Leopard, Double Solitaire) has seats
-that are open, held by a bot, or held by a person who joined over the table's websocket and got a
-secret *seat token* (the store keeps only its SHA-256). :class:`~.service.TableService` owns the
-tables: it creates them, applies their commands and tells their connections.
+A *table* is a game with its seats. A one-player game is a table with one seat, held by an
+*account* (a browser's session, or the name it logged in as: ``server/sessions.py``); a table of
+several players (Leopard, Double Solitaire) has seats that are open, held by a bot, or held by a
+person who joined over the table's websocket and got a secret *seat token* (the store keeps only
+its SHA-256), and belongs to the account that created it (the lobby lists it if he chose so).
+:class:`~.service.TableService` owns the tables: it creates them, applies their commands and
+tells their connections.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ __all__ = [
     "shared_request",
     "shared_settings",
     "solo_request",
+    "think",
     "token_hash",
 ]
 
@@ -89,17 +92,18 @@ def token_hash(token: str) -> str:
 class Seat:
     """A seat and who holds it: a bot, a person, or nobody yet (open).
 
-    A person is known by the player name of the browser's cookie (a one-player table's seat,
-    ``token_hash`` None) or by the seat token given when he joined (``token_hash`` set). Both
-    are ways of proving who one is; another (a login session) would be one more field here and
-    one more ``seat_of_*`` lookup on :class:`Table`.
+    A person is known by his account (a one-player table's seat: ``owner``, the account's id,
+    from his session) or by the seat token given when he joined (``token_hash`` set). The
+    name is only what the seat is shown as.
     """
 
     index: int
     bot: str | None = None
-    #: The person's name (the cookie's player, or the name given when joining).
+    #: The person's name as shown (the account's name, or the name given when joining).
     player: str | None = None
     token_hash: str | None = None
+    #: The account that holds the seat (a one-player table's player).
+    owner: int | None = None
     #: When the last connection of the person went away (None while connected, or never).
     absent_since: float | None = None
 
@@ -108,7 +112,9 @@ class Seat:
         """``bot``, ``person`` or ``open``."""
         if self.bot is not None:
             return "bot"
-        return "person" if self.player is not None or self.token_hash is not None else "open"
+        if self.player is not None or self.token_hash is not None or self.owner is not None:
+            return "person"
+        return "open"
 
     @property
     def record_name(self) -> str:
@@ -133,6 +139,8 @@ class Settings:
     deal_chosen: bool = False
     #: The bots' seed: seat ``i``'s bot is seeded ``"SEED:i"`` (as ``patience match`` does).
     seed: str = ""
+    #: Its creator chose to list it in the lobby (``GET /api/lobby``) while seats are open.
+    listed: bool = False
 
     def stored(self) -> dict[str, Any] | None:
         """The settings as a shared table's store row keeps them; None for a private table,
@@ -144,6 +152,7 @@ class Settings:
             "stand_in": self.stand_in,
             "deal_chosen": self.deal_chosen,
             "seed": self.seed,
+            "listed": self.listed,
         }
 
 
@@ -160,6 +169,7 @@ def shared_settings(stored: Mapping[str, Any]) -> Settings:
         absence=float(stored.get("absence", DEFAULT_ABSENCE)),
         deal_chosen=bool(stored.get("deal_chosen", False)),
         seed=str(stored.get("seed", "")),
+        listed=stored.get("listed") is True,
     )
 
 
@@ -210,6 +220,8 @@ class Connection:
     closed: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     #: The task that sends the outbox (None until the service starts it).
     writer: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: The account of the connection's session (None: a session that owns nothing).
+    account: int | None = None
 
     def post(self, message: dict[str, Any]) -> bool:
         """Queue ``message``; a state replaces any state still queued. False (nothing queued)
@@ -267,17 +279,18 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    #: The account the table belongs to (a one-player table's player, a shared table's
+    #: creator; None: a table stored before sessions, that nobody has taken over).
+    owner: int | None = None
 
     # -- who sits where
 
-    def seat_of_player(self, player: str) -> int | None:
-        """The seat held by the cookie's ``player`` (names compared without regard to case)."""
+    def seat_of_owner(self, account: int | None) -> int | None:
+        """The seat held by ``account`` (None: somebody without a session holds none)."""
+        if account is None:
+            return None
         for seat in self.seats:
-            if (
-                seat.token_hash is None
-                and seat.player is not None
-                and seat.player.casefold() == player.casefold()
-            ):
+            if seat.token_hash is None and seat.owner == account:
                 return seat.index
         return None
 
@@ -417,6 +430,13 @@ def autofinish_moves(game: Game) -> list[Move] | None:
     return moves if outcome is not None and outcome.result == "won" else None
 
 
+def think(bot: Bot, view: Mapping[str, Any]) -> tuple[Move, Bot]:
+    """The bot's move for ``view``, and the bot as it is after choosing it: run in a worker
+    process, the bot there is a copy, and its random generator must go on from where it
+    stopped, not start again at every move."""
+    return bot.choose(view), bot
+
+
 def replay_event(game: Game, event: Event) -> tuple[int, Move] | None:
     """Apply a stored event to ``game``; the last move it leaves (None after a take-back)."""
     if event.kind == "move":
@@ -453,13 +473,22 @@ class NewTable:
     picked: bool = False
     #: Only a deal the picker proved winnable.
     winnable: bool = False
+    #: The account it belongs to (its player's, or its creator's).
+    owner: int | None = None
 
 
 def solo_request(
-    game_name: object, options: object, deal: object, player: str, *, winnable: bool = False
+    game_name: object,
+    options: object,
+    deal: object,
+    player: str,
+    *,
+    owner: int,
+    winnable: bool = False,
 ) -> NewTable:
-    """A new one-player table of ``game_name`` for ``player``, checked; a bad game, option or
-    deal number is a :class:`CommandError` (400) saying what is allowed."""
+    """A new one-player table of ``game_name`` for the account ``owner``, shown as
+    ``player``, checked; a bad game, option or deal number is a :class:`CommandError` (400)
+    saying what is allowed."""
     if not isinstance(game_name, str):
         raise CommandError(
             400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
@@ -484,15 +513,22 @@ def solo_request(
     if chosen is not None and winnable:
         raise CommandError(400, "choose a deal number or winnable deals, not both")
     return NewTable(
-        rules, chosen, [Seat(0, player=player)], SOLO, picked=chosen is None, winnable=winnable
+        rules,
+        chosen,
+        [Seat(0, player=player, owner=owner)],
+        SOLO,
+        picked=chosen is None,
+        winnable=winnable,
+        owner=owner,
     )
 
 
-def shared_request(data: object) -> NewTable:
+def shared_request(data: object, owner: int | None = None) -> NewTable:
     """A new table of several players from ``{"game", "options", "seats", "absence",
-    "stand_in", "deal", "seed"}`` (a chosen deal and the bots' seed make a table reproducible,
-    for tests; both are optional), checked; anything wrong is a :class:`CommandError` (400)
-    saying what is allowed."""
+    "stand_in", "deal", "seed", "listed"}`` (a chosen deal and the bots' seed make a table
+    reproducible, for tests; both are optional; ``listed``: the lobby lists it, false by
+    default) created by the account ``owner``, checked; anything wrong is a
+    :class:`CommandError` (400) saying what is allowed."""
     if not isinstance(data, Mapping):
         raise CommandError(400, 'send {"game": ..., "options": {...}, "seats": [...]}')
     name = data.get("game")
@@ -546,12 +582,16 @@ def shared_request(data: object) -> NewTable:
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise CommandError(400, "'seed' (the bots' random seed) is a whole number")
+    listed = data.get("listed", False)
+    if not isinstance(listed, bool):
+        raise CommandError(400, "'listed' (show the table in the lobby) is true or false")
     settings = shared_settings(
         {
             "absence": float(absence),
             "stand_in": stand_in.strip().lower(),
             "deal_chosen": deal is not None,
             "seed": "" if seed is None else str(seed),
+            "listed": listed,
         }
     )
-    return NewTable(rules, deal, seats, settings)
+    return NewTable(rules, deal, seats, settings, owner=owner)

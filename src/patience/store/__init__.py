@@ -15,6 +15,7 @@ from .db import (
     EVENT_KINDS,
     MIGRATIONS,
     SCHEMA_VERSION,
+    Account,
     Event,
     GameStats,
     SharedSeat,
@@ -22,6 +23,7 @@ from .db import (
     Store,
     StoreError,
     TableRow,
+    name_key,
     valid_player_name,
 )
 
@@ -29,6 +31,7 @@ __all__ = [
     "EVENT_KINDS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "Account",
     "Event",
     "GameStats",
     "SharedSeat",
@@ -36,5 +39,6 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRow",
+    "name_key",
     "valid_player_name",
 ]

@@ -11,6 +11,7 @@ import json
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from ..options import OptionValue
-from ..sqlite_schema import Migration, NewerSchema, migrate
+from ..sqlite_schema import Migration, NewerSchema, migrate, statements
 
 __all__ = [
     "EVENT_KINDS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "Account",
     "Event",
     "GameStats",
     "SharedSeat",
@@ -31,8 +33,58 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRow",
+    "name_key",
     "valid_player_name",
 ]
+
+
+def name_key(name: str) -> str:
+    """How names are compared everywhere: NFKC, then case folded (and NFKC again, since case
+    folding can leave text that is not normalised), so that "STRASSE", "straße" and
+    "Ｓｔｒａｓｓｅ" are one name. The store keeps this key beside the name as chosen."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _sessions_step(db: sqlite3.Connection) -> None:
+    """Migration 5: sessions, and the names people claim with a password.
+
+    An *account* owns tables: every browser's session has one (anonymous until a name is
+    claimed: ``name_key`` and ``password`` NULL), and a claimed name is an account that
+    sessions log in to. ``display`` is the name as chosen (NULL: none chosen), ``name_key``
+    its :func:`name_key` (unique among claimed names), ``password`` an argon2 hash, and
+    ``show_stats`` whether anybody may see its statistics. A session is kept as the SHA-256
+    of its token (the token itself is never stored). A table's ``owner_id`` is the account it
+    belongs to (a one-player table's player, a shared table's creator); tables stored before
+    sessions have none and stay their old names' (``players``) until claimed (whether a shared
+    table is listed in the lobby is one of its settings). ``players.name_key`` is the key of
+    each old name, so that old tables can be found by a name compared the new way.
+    """
+    for statement in statements(
+        """
+        CREATE TABLE accounts (
+            id INTEGER PRIMARY KEY,
+            display TEXT,
+            name_key TEXT UNIQUE,
+            password TEXT,
+            show_stats INTEGER NOT NULL DEFAULT 0,
+            created REAL NOT NULL
+        );
+        CREATE TABLE sessions (
+            token_hash TEXT PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            created REAL NOT NULL
+        );
+        CREATE INDEX sessions_by_account ON sessions(account_id);
+        ALTER TABLE tables ADD COLUMN owner_id INTEGER REFERENCES accounts(id);
+        CREATE INDEX tables_by_owner ON tables(owner_id);
+        ALTER TABLE players ADD COLUMN name_key TEXT;
+        CREATE INDEX players_by_key ON players(name_key)
+        """
+    ):
+        db.execute(statement)
+    for player_id, name in db.execute("SELECT id, name FROM players").fetchall():
+        db.execute("UPDATE players SET name_key = ? WHERE id = ?", (name_key(name), player_id))
+
 
 #: What can happen at a table. ``move`` carries the move's text; the others carry nothing.
 EVENT_KINDS = ("move", "undo", "redo", "restart", "resign")
@@ -102,6 +154,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         at REAL NOT NULL
     );
     """,
+    # 5: sessions and claimed names (_sessions_step).
+    _sessions_step,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -118,17 +172,18 @@ class StoreError(ValueError):
 def valid_player_name(name: object) -> str:
     """The player name, trimmed, or :class:`StoreError` saying what a name may be.
 
-    A name is 1 to 40 printable characters without commas (records list players with commas)
-    and without U+FFFD, the replacement character, which stands for text that could not be
-    decoded (a cookie of bytes that are not UTF-8, say), never for a name somebody chose.
+    A name is 1 to 40 printable characters (a comma is fine: records write such a name as a
+    JSON string in their Players tag) without U+FFFD, the replacement character, which stands
+    for text that could not be decoded (a cookie of bytes that are not UTF-8, say), never for a
+    name somebody chose.
     """
     if not isinstance(name, str):
         raise StoreError("a player name is text")
     name = name.strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise StoreError(f"a player name has 1 to {MAX_NAME} characters")
-    if "," in name or not name.isprintable():
-        raise StoreError("a player name has no commas and no control characters")
+    if not name.isprintable():
+        raise StoreError("a player name has no control characters (line breaks, tabs)")
     if "\ufffd" in name:
         raise StoreError("a player name has no replacement characters (U+FFFD)")
     return name
@@ -163,6 +218,28 @@ class TableRow:
     moves: int
     score: int | None
     events: int
+    #: The account the table belongs to (None: stored before sessions, or by name).
+    owner: int | None = None
+    #: A table of several players (False: a one-player table).
+    shared: bool = False
+
+
+@dataclass(frozen=True)
+class Account:
+    """Who owns tables: a session's anonymous account, or a claimed name (``key`` and
+    ``password`` set). ``display`` is the name as chosen (None: none chosen yet);
+    ``show_stats``: anybody may see its statistics."""
+
+    id: int
+    display: str | None = None
+    key: str | None = None
+    password: str | None = None
+    show_stats: bool = False
+
+    @property
+    def claimed(self) -> bool:
+        """True for a name claimed with a password."""
+        return self.key is not None
 
 
 @dataclass(frozen=True)
@@ -307,14 +384,18 @@ class Store:
     # -- players ---------------------------------------------------------------------------
 
     def player_id(self, name: str) -> int:
-        """The id of player ``name`` (compared without regard to case), created if new."""
+        """The id of player ``name`` (compared without regard to case), created if new.
+
+        Players known by name alone are how tables were owned before sessions (a name cookie):
+        the server now stores tables under accounts (:meth:`new_session`)."""
         name = valid_player_name(name)
         with self._transaction() as db:
             row = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
             if row is not None:
                 return int(row["id"])
             cursor = db.execute(
-                "INSERT INTO players (name, created) VALUES (?, ?)", (name, time.time())
+                "INSERT INTO players (name, created, name_key) VALUES (?, ?, ?)",
+                (name, time.time(), name_key(name)),
             )
             return int(cursor.lastrowid or 0)
 
@@ -333,19 +414,31 @@ class Store:
         options: dict[str, OptionValue],
         deal: int | None,
         seats: Sequence[str | None],
+        *,
+        owner: int | None = None,
     ) -> None:
-        """Store a new table with its seats (player names, None for a seat nobody holds)."""
-        ids = [None if name is None else self.player_id(name) for name in seats]
+        """Store a new table with its seats (player names, None for a seat nobody holds).
+
+        With ``owner`` (an account's id) the table is that account's, and the names are only
+        how its seats are shown (in records too); without, the seats are players known by
+        name (:meth:`player_id`), as tables were before sessions."""
+        ids = [
+            None if name is None or owner is not None else self.player_id(name) for name in seats
+        ]
+        shown = [name if owner is not None else None for name in seats]
         now = time.time()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables (id, game, options, deal, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, game, json.dumps(options), deal, now, now),
+                "INSERT INTO tables (id, game, options, deal, created, updated, owner_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, game, json.dumps(options), deal, now, now, owner),
             )
             db.executemany(
-                "INSERT INTO seats (table_id, seat, player_id) VALUES (?, ?, ?)",
-                [(table_id, seat, player) for seat, player in enumerate(ids)],
+                "INSERT INTO seats (table_id, seat, player_id, guest) VALUES (?, ?, ?, ?)",
+                [
+                    (table_id, seat, player, name)
+                    for seat, (player, name) in enumerate(zip(ids, shown, strict=True))
+                ],
             )
 
     def table(self, table_id: str) -> TableRow | None:
@@ -358,8 +451,11 @@ class Store:
             ).fetchone()
             if row is None:
                 return None
+            # A one-player seat's name: its player's (stored by name) or the name shown (a
+            # table of an account); a shared seat's people are read by shared_seats.
             seats = self._db.execute(
-                "SELECT s.seat, p.name FROM seats s LEFT JOIN players p ON p.id = s.player_id "
+                "SELECT s.seat, COALESCE(p.name, CASE WHEN s.token_hash IS NULL AND s.bot IS NULL "
+                "THEN s.guest END) AS name FROM seats s LEFT JOIN players p ON p.id = s.player_id "
                 "WHERE s.table_id = ? ORDER BY s.seat",
                 (table_id,),
             ).fetchall()
@@ -463,15 +559,26 @@ class Store:
         deal: int | None,
         seats: Sequence[SharedSeat],
         settings: dict[str, Any],
+        *,
+        owner: int | None = None,
     ) -> None:
-        """Store a new table of several players: its seats (bots, or open) and its settings
-        (JSON), in one transaction."""
+        """Store a new table of several players: its seats (bots, or open), its settings
+        (JSON) and its creator's account (``owner``), in one transaction."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO tables (id, game, options, deal, created, updated, shared) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, game, json.dumps(options), deal, now, now, json.dumps(settings)),
+                "INSERT INTO tables (id, game, options, deal, created, updated, shared, owner_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    game,
+                    json.dumps(options),
+                    deal,
+                    now,
+                    now,
+                    json.dumps(settings),
+                    owner,
+                ),
             )
             db.executemany(
                 "INSERT INTO seats (table_id, seat, bot, guest, token_hash) VALUES (?, ?, ?, ?, ?)",
@@ -511,7 +618,9 @@ class Store:
             return cursor.rowcount == 1
 
     def tables_of(self, player: str, *, ongoing: bool = False, limit: int = 20) -> list[TableRow]:
-        """A player's tables, the most recently played first (only ongoing ones if asked)."""
+        """The one-player tables stored under a player's name (before sessions, or by
+        :meth:`create_table` without an owner), the most recently played first (only ongoing
+        ones if asked)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT t.id FROM tables t JOIN seats s ON s.table_id = t.id "
@@ -520,8 +629,225 @@ class Store:
                 + "ORDER BY t.updated DESC LIMIT ?",
                 (player, limit),
             ).fetchall()
+        return self._rows(rows)
+
+    def owned_tables(
+        self, account: int, *, ongoing: bool = False, limit: int = 20
+    ) -> list[TableRow]:
+        """An account's one-player tables, the most recently played first (only ongoing ones
+        if asked)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE owner_id = ? AND shared IS NULL "
+                + ("AND result = 'ongoing' " if ongoing else "")
+                + "ORDER BY updated DESC LIMIT ?",
+                (account, limit),
+            ).fetchall()
+        return self._rows(rows)
+
+    def shared_tables(self, account: int | None, *, limit: int = 50) -> list[TableRow]:
+        """The tables of several players the lobby shows to ``account``: those their creators
+        listed (``"listed": true`` in their settings), and the account's own (None: listed ones
+        only), the latest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE shared IS NOT NULL "
+                "AND (json_extract(shared, '$.listed') = 1 OR owner_id = ?) "
+                "ORDER BY created DESC LIMIT ?",
+                (account, limit),
+            ).fetchall()
+        return self._rows(rows)
+
+    def _rows(self, rows: Sequence[sqlite3.Row]) -> list[TableRow]:
         found = (self.table(str(row["id"])) for row in rows)
         return [table for table in found if table is not None]
+
+    # -- accounts and sessions ---------------------------------------------------------------
+
+    def new_session(self, token_hash: str, display: str | None = None) -> Account:
+        """The account of the session whose token has SHA-256 ``token_hash``: a new anonymous
+        account if the session is new (two requests of one new session at once get one)."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT a.* FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                "WHERE s.token_hash = ?",
+                (token_hash,),
+            ).fetchone()
+            if row is not None:
+                return _account(row)
+            now = time.time()
+            cursor = db.execute(
+                "INSERT INTO accounts (display, created) VALUES (?, ?)", (display, now)
+            )
+            account = int(cursor.lastrowid or 0)
+            db.execute(
+                "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
+                (token_hash, account, now),
+            )
+        return Account(account, display)
+
+    def session_account(self, token_hash: str) -> Account | None:
+        """The account of a session (None: no such session)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT a.* FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                "WHERE s.token_hash = ?",
+                (token_hash,),
+            ).fetchone()
+        return None if row is None else _account(row)
+
+    def account(self, account: int) -> Account | None:
+        """The account ``account`` (None: none)."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
+        return None if row is None else _account(row)
+
+    def claimed_account(self, name: str) -> Account | None:
+        """The account that claimed ``name`` (compared by :func:`name_key`), if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT * FROM accounts WHERE name_key = ?", (name_key(name),)
+            ).fetchone()
+        return None if row is None else _account(row)
+
+    def update_account(
+        self, account: int, *, display: str | None = None, show_stats: bool | None = None
+    ) -> Account:
+        """Change an account's name as shown (the same name, for a claimed one: refused
+        otherwise) or its statistics setting; the account as it now is."""
+        with self._transaction() as db:
+            row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no account {account}")
+            if display is not None:
+                display = valid_player_name(display)
+                if row["name_key"] is not None and name_key(display) != row["name_key"]:
+                    raise StoreError(
+                        f"{row['display']} is a claimed name: it is shown as spelled, in any "
+                        "case, but it cannot become another name"
+                    )
+                db.execute("UPDATE accounts SET display = ? WHERE id = ?", (display, account))
+            if show_stats is not None:
+                db.execute(
+                    "UPDATE accounts SET show_stats = ? WHERE id = ?", (int(show_stats), account)
+                )
+            row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
+        return _account(row)
+
+    def claim_name(self, account: int, name: str, password_hash: str) -> Account:
+        """Make ``account`` the claimed name ``name`` (shown as given) with a password's
+        hash. Refused (:class:`StoreError`) when another account claimed that name (compared
+        by :func:`name_key`) or this one has claimed a name already."""
+        name = valid_player_name(name)
+        key = name_key(name)
+        with self._transaction() as db:
+            row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
+            if row is None:
+                raise StoreError(f"there is no account {account}")
+            if row["name_key"] is not None:
+                raise StoreError(f"you are {row['display']} already: log out to claim another name")
+            taken = db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (key,)).fetchone()
+            if taken is not None:
+                raise StoreError(f"the name {name} is claimed already: choose another")
+            db.execute(
+                "UPDATE accounts SET display = ?, name_key = ?, password = ? WHERE id = ?",
+                (name, key, password_hash, account),
+            )
+            row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
+        return _account(row)
+
+    def new_claimed_account(self, name: str, password_hash: str) -> Account:
+        """A new account that claims ``name`` (refused if claimed already), with no session:
+        for the administrator's ``patience admin claim-name``."""
+        with self._transaction() as db:
+            cursor = db.execute("INSERT INTO accounts (created) VALUES (?)", (time.time(),))
+            account = int(cursor.lastrowid or 0)
+        try:
+            return self.claim_name(account, name, password_hash)
+        except BaseException:
+            with self._transaction() as db:
+                db.execute("DELETE FROM accounts WHERE id = ?", (account,))
+            raise
+
+    def switch_session(self, old_hash: str | None, new_hash: str, account: int) -> list[str]:
+        """End the session ``old_hash`` (if any) and start ``new_hash`` as ``account``'s (a
+        login: the token changes). The old session's tables, if it was anonymous, become the
+        account's, and its anonymous account goes. Returns the tables that moved."""
+        moved: list[str] = []
+        with self._transaction() as db:
+            if old_hash is not None:
+                row = db.execute(
+                    "SELECT a.id, a.name_key FROM sessions s JOIN accounts a "
+                    "ON a.id = s.account_id WHERE s.token_hash = ?",
+                    (old_hash,),
+                ).fetchone()
+                db.execute("DELETE FROM sessions WHERE token_hash = ?", (old_hash,))
+                if row is not None and row["name_key"] is None and row["id"] != account:
+                    moved = [
+                        str(found["id"])
+                        for found in db.execute(
+                            "SELECT id FROM tables WHERE owner_id = ?", (row["id"],)
+                        ).fetchall()
+                    ]
+                    db.execute(
+                        "UPDATE tables SET owner_id = ? WHERE owner_id = ?", (account, row["id"])
+                    )
+                    db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
+            db.execute(
+                "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
+                (new_hash, account, time.time()),
+            )
+        return moved
+
+    def end_session(self, token_hash: str) -> None:
+        """Forget a session (a logout); its account stays, with its tables."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
+
+    # -- tables stored under names, before sessions -------------------------------------------
+
+    def unclaimed_tables(self, name: str) -> list[str]:
+        """The one-player tables stored under a name (compared by :func:`name_key`) before
+        sessions, that no account has taken over yet."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT DISTINCT t.id FROM tables t JOIN seats s ON s.table_id = t.id "
+                "JOIN players p ON p.id = s.player_id WHERE p.name_key = ? "
+                "AND t.owner_id IS NULL AND t.shared IS NULL ORDER BY t.id",
+                (name_key(name),),
+            ).fetchall()
+        return [str(row["id"]) for row in rows]
+
+    def unclaimed_names(self) -> list[tuple[str, int]]:
+        """Every old name with tables no account has taken over, and how many: ``(name,
+        tables)`` in the order of the names (names that are one by :func:`name_key` are
+        counted together, under the first)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT p.name, p.name_key, COUNT(DISTINCT t.id) AS n FROM tables t "
+                "JOIN seats s ON s.table_id = t.id JOIN players p ON p.id = s.player_id "
+                "WHERE t.owner_id IS NULL AND t.shared IS NULL GROUP BY p.id ORDER BY p.name"
+            ).fetchall()
+        found: dict[str, tuple[str, int]] = {}
+        for row in rows:
+            name, count = found.get(row["name_key"], (str(row["name"]), 0))
+            found[row["name_key"]] = (name, count + int(row["n"]))
+        return sorted(found.values())
+
+    def take_over(self, name: str, account: int) -> list[str]:
+        """Give ``account`` the tables stored under ``name`` (compared by :func:`name_key`)
+        before sessions that nobody took over yet; which."""
+        waiting = (
+            "FROM tables WHERE owner_id IS NULL AND shared IS NULL AND id IN (SELECT s.table_id "
+            "FROM seats s JOIN players p ON p.id = s.player_id WHERE p.name_key = ?)"
+        )
+        key = name_key(name)
+        with self._transaction() as db:
+            taken = [str(row["id"]) for row in db.execute(f"SELECT id {waiting}", (key,))]
+            db.execute(
+                f"UPDATE tables SET owner_id = ? WHERE id IN (SELECT id {waiting})", (account, key)
+            )
+        return taken
 
     # -- statistics ------------------------------------------------------------------------
 
@@ -545,18 +871,41 @@ class Store:
                 "ORDER BY t.game, t.created, t.rowid",
                 (player,),
             ).fetchall()
-        groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
-        for row in rows:
-            game = str(row["game"])
-            options = json.loads(row["options"])
-            if canonical is not None:
-                options = canonical(game, options)
-            key = json.dumps(options, sort_keys=True, separators=(",", ":"))
-            groups.setdefault((game, key), []).append(row)
-        return [
-            _game_stats(game, json.loads(key), tables)
-            for (game, key), tables in sorted(groups.items())
-        ]
+        return _stats_of(rows, canonical)
+
+    def account_stats(
+        self,
+        account: int,
+        canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None = None,
+    ) -> list[GameStats]:
+        """An account's statistics, as :meth:`stats` counts them: its one-player tables."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT t.game, t.options, t.result, t.created, t.finished, t.moves FROM tables t "
+                "WHERE t.owner_id = ? AND t.shared IS NULL "
+                "AND EXISTS (SELECT 1 FROM events e WHERE e.table_id = t.id) "
+                "ORDER BY t.game, t.created, t.rowid",
+                (account,),
+            ).fetchall()
+        return _stats_of(rows, canonical)
+
+
+def _stats_of(
+    rows: Sequence[sqlite3.Row],
+    canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None,
+) -> list[GameStats]:
+    """Statistics per game and options of the tables ``rows``, by game name then options."""
+    groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
+    for row in rows:
+        game = str(row["game"])
+        options = json.loads(row["options"])
+        if canonical is not None:
+            options = canonical(game, options)
+        key = json.dumps(options, sort_keys=True, separators=(",", ":"))
+        groups.setdefault((game, key), []).append(row)
+    return [
+        _game_stats(game, json.loads(key), tables) for (game, key), tables in sorted(groups.items())
+    ]
 
 
 def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3.Row]) -> GameStats:
@@ -582,6 +931,16 @@ def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3
     )
 
 
+def _account(row: sqlite3.Row) -> Account:
+    return Account(
+        id=int(row["id"]),
+        display=row["display"],
+        key=row["name_key"],
+        password=row["password"],
+        show_stats=bool(row["show_stats"]),
+    )
+
+
 def _table_row(row: sqlite3.Row, seats: list[str | None]) -> TableRow:
     return TableRow(
         id=str(row["id"]),
@@ -597,4 +956,6 @@ def _table_row(row: sqlite3.Row, seats: list[str | None]) -> TableRow:
         moves=int(row["moves"]),
         score=row["score"],
         events=int(row["events"]),
+        owner=row["owner_id"],
+        shared=row["shared"] is not None,
     )

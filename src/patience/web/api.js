@@ -50,4 +50,10 @@ export const api = {
   rules: (game) => request("GET", `/api/rules/${encodeURIComponent(game)}`),
   stats: (player) =>
     request("GET", `/api/stats${player ? `?player=${encodeURIComponent(player)}` : ""}`),
+  // A claimed name (docs/web.md, "Sessions and names"): the browser's session reaches its
+  // tables from any browser that logs in with the password.
+  settings: (changes) => request("POST", "/api/player", changes),
+  claim: (name, password) => request("POST", "/api/player/claim", { name, password }),
+  login: (name, password) => request("POST", "/api/player/login", { name, password }),
+  logout: () => request("POST", "/api/player/logout"),
 };

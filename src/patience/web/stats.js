@@ -1,7 +1,10 @@
 // The statistics page: a player's games played and won, win rate, streaks and best times, one
-// row per game and options ("Spider, 1 suit" apart from "Spider").
+// row per game and options ("Spider, 1 suit" apart from "Spider"). On one's own page, the name:
+// claim it with a password, log in to it from another browser, log out, and whether others may
+// see these statistics (docs/web.md, "Sessions and names").
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 
 function cell(tag, text) {
   const node = document.createElement(tag);
@@ -20,12 +23,59 @@ export function duration(seconds) {
   return hours ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
+// The account's part of one's own statistics page. Every change reloads the page, so that the
+// header, the statistics and this section show the session as it now is.
+function accountSection(me) {
+  const message = h("p", { class: "message", role: "status", "data-testid": "account-message" });
+  const fail = (error) => {
+    message.className = "message error";
+    message.textContent = error.message;
+  };
+  const reload = () => window.location.reload();
+  if (me.claimed) {
+    const show = h("input", { type: "checkbox", id: "show-stats", checked: me.show_stats,
+      onchange: () => api.settings({ show_stats: show.checked }).then((now) => {
+        message.className = "message";
+        message.textContent = now.show_stats
+          ? "Anybody may see these statistics (at /stats?player=your name)."
+          : "Only you see these statistics.";
+      }).catch(fail) });
+    return h("section", { class: "account", "aria-label": "Your name" },
+      h("p", {}, `You are logged in as ${me.name}: any browser that logs in with your `
+        + "password reaches your tables and statistics."),
+      h("p", {}, show, " ", h("label", { for: "show-stats" }, "Show my statistics to others")),
+      h("button", { type: "button", onclick: () => api.logout().then(reload).catch(fail) },
+        "Log out"),
+      message);
+  }
+  const name = h("input", { id: "account-name", name: "name", required: true, maxlength: 40,
+    autocomplete: "username", value: me.name === "guest" ? "" : me.name });
+  const password = h("input", { id: "account-password", name: "password", type: "password",
+    required: true, minlength: 8, maxlength: 1024, autocomplete: "current-password" });
+  const form = h("form", { class: "account", "aria-label": "Your name",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const action = event.submitter?.value === "login" ? api.login : api.claim;
+      action(name.value, password.value).then(reload).catch(fail);
+    } },
+  h("p", {}, "Your tables and statistics are this browser's. Claim your name with a password "
+    + "to reach them from another browser too, or log in to a name you claimed."),
+  h("p", {}, h("label", { for: "account-name" }, "Name "), name, " ",
+    h("label", { for: "account-password" }, "Password "), password),
+  h("p", {}, h("button", { type: "submit", value: "claim" }, "Claim this name"), " ",
+    h("button", { type: "submit", value: "login" }, "Log in")),
+  message);
+  return form;
+}
+
 export async function statsPage(root) {
   const player = new URLSearchParams(window.location.search).get("player");
   const data = await api.stats(player);
   const heading = cell("h1", `Statistics of ${data.player}`);
+  // Only one's own page has the account's controls (another's, shown, has none).
+  const account = player ? [] : [accountSection(await api.player())];
   if (!data.games.length) {
-    root.replaceChildren(heading, cell("p", "No games played yet."));
+    root.replaceChildren(heading, ...account, cell("p", "No games played yet."));
     return;
   }
   const table = document.createElement("table");
@@ -43,5 +93,5 @@ export async function statsPage(root) {
       row.appendChild(cell("td", String(value)));
     }
   }
-  root.replaceChildren(heading, table);
+  root.replaceChildren(heading, ...account, table);
 }
