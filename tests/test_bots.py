@@ -264,7 +264,7 @@ def test_ismcts_search_splits_its_own_later_choices_by_draw() -> None:
 
     game = patience.new("leopard", deal=4, deals=1)
     view = game.view(0)
-    bot = IsmctsBot(seed=3, iterations=400)
+    bot = IsmctsBot(seed=3, iterations=400, keep_tree=True)
     bot.choose(view)
     rules = game.rules
     root_key = bot.node_key(rules, game.state, 0)

@@ -78,7 +78,8 @@ class IsmctsBot(Bot):
 
     ``exploration`` is UCB1's constant (rewards lie in [0, 1]); ``bias`` weighs the progressive
     bias (the one-ply evaluation of a move, worth ``bias / (visits + 1)``); ``rollout_depth``
-    cuts playouts (None: play to the end).
+    cuts playouts (None: play to the end); ``keep_tree`` keeps the last search's nodes in
+    :attr:`last_tree`.
     """
 
     name = "ismcts"
@@ -92,6 +93,7 @@ class IsmctsBot(Bot):
         exploration: float = 0.7,
         bias: float = 1.0,
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
+        keep_tree: bool = False,
     ) -> None:
         super().__init__(seed)
         if int(iterations) < 1:
@@ -107,7 +109,9 @@ class IsmctsBot(Bot):
         self.rollout_depth = rollout_depth
         #: Iterations run for the last move (for benchmarks).
         self.last_iterations = 0
-        #: The last search's nodes by key (for tests and analysis).
+        #: The last search's nodes by key, kept only with ``keep_tree`` (for tests and
+        #: analysis: a server sends the bot between processes with every move).
+        self.keep_tree = keep_tree
         self.last_tree: dict[Hashable, _Node] = {}
 
     def node_key(self, rules: Rules[Any], world: Any, seat: int) -> Hashable:
@@ -224,7 +228,7 @@ class IsmctsBot(Bot):
                 if len(counts) > 1 and counts[0] - counts[1] > budget - done:
                     break
         self.last_iterations = done
-        self.last_tree = tree
+        self.last_tree = tree if self.keep_tree else {}
         assert root is not None  # the view's seat is to move: the root was expanded
         return self._robust(root, moves, rng.random())
 
