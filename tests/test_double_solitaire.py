@@ -619,9 +619,10 @@ def test_integer_actions_are_fixed_and_round_trip() -> None:
         action = rules.move_to_action(game.state, move)
         assert rules.action_to_move(game.state, action) == move
     assert rules.move_to_action(game.state, Move.parse("stock")) == 0
-    assert game.legal_actions() == [
+    # Legal actions are the legal moves' numbers, sorted (docs/notation.md, "Action numbers").
+    assert game.legal_actions() == sorted(
         rules.move_to_action(game.state, move) for move in game.legal_moves()
-    ]
+    )
 
 
 def test_sampled_worlds_agree_with_the_view_and_never_peek() -> None:

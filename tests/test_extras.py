@@ -20,16 +20,11 @@ from patience.cli import main
 from patience.study import StudyDB
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The top-level modules of every extra (web, dask, ray, plot).
+#: The top-level modules of every extra (web, dask, ray, plot, openspiel, gymnasium, pettingzoo,
+#: ladder).
 EXTRA_MODULES = (
-    "starlette",
-    "uvicorn",
-    "markdown_it",
-    "argon2",
-    "dask",
-    "distributed",
-    "ray",
-    "matplotlib",
+    *("starlette", "uvicorn", "markdown_it", "argon2", "dask", "distributed", "ray", "matplotlib"),
+    *("pyspiel", "open_spiel", "gymnasium", "pettingzoo", "openskill", "numpy"),
 )
 
 BASE_IMPORTS = """
@@ -42,7 +37,7 @@ try:
     main(["--help"])
 except SystemExit:
     pass
-for group in ("study", "serve", "solve", "play", "match", "admin"):
+for group in ("study", "serve", "solve", "play", "match", "admin", "ladder"):
     try:
         main([group, "--help"])
     except SystemExit:

@@ -621,3 +621,22 @@ def test_view_hides_face_down_cards_and_shows_legal_moves(deal7: patience.Game) 
 def test_view_after_a_turn_shows_the_turned_card(deal7: patience.Game) -> None:
     deal7.push("t7-f1")
     assert deal7.view()["piles"]["t7"] == {"down": [None] * 5, "up": ["6s"]}
+
+
+def test_an_empty_stock_points_to_recycle_only_when_the_game_allows_it() -> None:
+    game = patience.Game.create(patience.games.get_rules("klondike", {"passes": "unlimited"}), 7)
+    while game.state.piles["stock"]:
+        game.push("stock")
+    # Turning the waste over now would bring back the deal's own position.
+    with pytest.raises(IllegalMove) as refused:
+        game.push("stock")
+    assert refused.value.reason == (
+        "the stock is empty, and recycle is not allowed either: "
+        "it would recreate a position already reached in this game"
+    )
+    # Once an ace went up, turning the waste over makes a new position: the message says so.
+    game.push("t7-f1")
+    with pytest.raises(IllegalMove) as refused:
+        game.push("stock")
+    assert refused.value.reason == "the stock is empty: turn the waste over with recycle"
+    game.push("recycle")

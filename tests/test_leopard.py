@@ -268,7 +268,8 @@ def test_views_never_name_a_hidden_card(deal: int, players: int, moves: int) -> 
                     if isinstance(layer, str):
                         visible.append(layer)
                     else:
-                        assert layer["down"] is None or layer["by"] == seat
+                        # Shown to all only once the match is over (ruling 7).
+                        assert layer["down"] is None or layer["by"] == seat or game.is_over()
                         if layer["down"] is not None:
                             visible.append(layer["down"])
         for face in set(visible):
@@ -280,6 +281,41 @@ def test_views_never_name_a_hidden_card(deal: int, players: int, moves: int) -> 
         assert game.rules.view_json(world, seat) | {"seat": seat} == {
             k: v for k, v in view.items() if k not in ("legal_moves", "outcome")
         } | {"seat": seat}
+
+
+def test_the_match_end_shows_every_face_down_card_with_who_laid_it() -> None:
+    # A one-deal match played to its end by random moves until a face-down card lies in a
+    # square; then every view, a spectator's too, names each one and its layer.
+    for deal in range(40):
+        game = patience.new("leopard", deal=deal, deals=1)
+        rng = random.Random(deal)
+        while not game.is_over():
+            game.push(rng.choice(game.legal_moves()))
+        squares = game.position()["squares"]
+        laid = [
+            layer
+            for square in squares
+            for cell in square
+            for layer in cell
+            if isinstance(layer, dict)
+        ]
+        if laid:
+            break
+    else:
+        pytest.fail("no deal of 40 ended with a face-down card in a square")
+    for observer in [0, 1, patience.SPECTATOR]:
+        assert game.view(observer)["squares"] == squares
+    # While the match goes on, the same cards stay hidden from the others.
+    game.pop()
+    hidden = [
+        layer
+        for square in game.view(patience.SPECTATOR)["squares"]
+        for cell in square
+        for layer in cell
+        if isinstance(layer, dict)
+    ]
+    assert hidden
+    assert all(layer["down"] is None for layer in hidden)
 
 
 # -- deals and matches -------------------------------------------------------------------------

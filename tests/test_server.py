@@ -272,7 +272,7 @@ def test_a_bad_old_name_cookie_is_the_guest_and_creates_no_player(
 ) -> None:
     client.cookies.set(OLD_COOKIE, cookie)
     answer = client.get("/api/player")
-    assert answer.json() == {"name": "guest", "claimed": False, "show_stats": False}
+    assert answer.json() == {"name": "guest", "claimed": False, "show_stats": False, "choices": {}}
     assert f"{OLD_COOKIE}=" in answer.headers["set-cookie"]  # deleted
     state = new_table(client)
     assert state["seats"] == ["guest"]
@@ -498,7 +498,11 @@ def test_a_rules_page_option_table_renders_as_a_table(client: TestClient) -> Non
     spider = client.get("/api/rules/spider").json()["html"]
     assert "<table>" in spider
     assert "<th>option</th>" in spider
-    assert "<td><code>suits</code></td>" in spider
+    # Written for players: the option's name in words, no source paths or command lines.
+    assert "<td>Suits</td>\n<td>1 or 2 or 4</td>\n<td>4</td>" in spider
+    assert "<h1>Spider: how to play</h1>" in spider
+    for developers in ("src/", ".py", "patience new", "-o "):
+        assert developers not in spider
     assert "| option |" not in spider
 
 
@@ -554,10 +558,12 @@ def test_missing_rules_and_unknown_games_are_a_clear_404(tmp_path: Path) -> None
 # -- automatic finish ----------------------------------------------------------------------
 
 
-def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Path) -> None:
+def test_automatic_finish_plays_the_winning_moves_one_by_one(db_path: Path) -> None:
     won = record.read_record((GOLDEN / "klondike-won-draw1.rec").read_text())
-    # From move 113 on the golden game has every card face up, the stock and waste empty.
-    ready = 113
+    # From move 97 on the golden game has every tableau card face up and the stock (two cards
+    # left) gone through once: nothing is hidden, and the solver proves the win (issue 21: the
+    # finish no longer waits for the stock and waste to be empty).
+    ready = 97
     with TestClient(create_app(db_path)) as client:
         table = new_table(client, deal=won.deal, **won.options)["table"]
         for move in won.moves[: ready - 1]:
@@ -576,27 +582,28 @@ def test_automatic_finish_plays_the_last_foundation_moves_one_by_one(db_path: Pa
         ).json()
         assert finished["outcome"]["result"] == "won"
         assert finished["can_autofinish"] is False
-        assert finished["moves"] == len(won.moves)
-        # One stored event per foundation move, each undoable like any other.
-        assert finished["events"] == state["events"] + len(won.moves) - ready
+        total = finished["moves"]
+        assert total > ready
+        # One stored event per move, each undoable like any other.
+        assert finished["events"] == state["events"] + total - ready
         undone = send(client, table, "undo").json()
-        assert undone["moves"] == len(won.moves) - 1
+        assert undone["moves"] == total - 1
         assert undone["outcome"]["result"] == "ongoing"
         assert undone["can_autofinish"] is True
         assert client.post(f"/api/tables/{table}/autofinish").json()["outcome"]["result"] == "won"
         cookies = client.cookies
     with TestClient(create_app(db_path), cookies=cookies) as client:
         resumed = client.get(f"/api/tables/{table}").json()
-        assert (resumed["moves"], resumed["outcome"]["result"]) == (len(won.moves), "won")
+        assert (resumed["moves"], resumed["outcome"]["result"]) == (total, "won")
         assert client.post(f"/api/tables/{table}/autofinish").status_code == 422
 
 
-def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty() -> None:
+def test_automatic_finish_needs_nothing_hidden_and_a_proved_win() -> None:
     from patience.server.table import autofinish_moves
 
-    def klondike(**piles: tuple[list[str], list[str]]) -> patience.Game:
+    def klondike(redeals: int = 0, **piles: tuple[list[str], list[str]]) -> patience.Game:
         """A Klondike position: each foundation built to the jack, the kings and queens as
-        given (face down, face up) and every other pile empty."""
+        given (face down, face up) and every other pile empty, ``redeals`` passes made."""
         layout = {
             name: {"down": [], "up": []}
             for name in patience.new("klondike", deal=1).position()["piles"]
@@ -606,7 +613,9 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
         for name, (down, up) in piles.items():
             layout[name] = {"down": down, "up": up}
         start = patience.new("klondike", deal=1).position()
-        return patience.Game.from_position({**start, "deal": None, "piles": layout})
+        return patience.Game.from_position(
+            {**start, "deal": None, "piles": layout, "redeals": redeals}
+        )
 
     ready = klondike(
         t1=([], ["Kc", "Qd"]), t2=([], ["Kd", "Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
@@ -626,7 +635,19 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
         t3=([], ["Kh", "Qs"]),
         t4=([], ["Ks"]),
     )
+    # A stock not yet gone through hides its cards; once a pass is made they count as seen.
     assert autofinish_moves(stock) is None
+    seen = klondike(
+        1,
+        stock=(["Qh"], []),
+        t1=([], ["Kc", "Qd"]),
+        t2=([], ["Kd", "Qc"]),
+        t3=([], ["Kh", "Qs"]),
+        t4=([], ["Ks"]),
+    )
+    through = autofinish_moves(seen)
+    assert through is not None
+    assert "stock" in [move.text() for move in through]
     waste = klondike(
         waste=([], ["Qh"]),
         t1=([], ["Kc", "Qd"]),
@@ -634,7 +655,8 @@ def test_automatic_finish_needs_every_card_face_up_and_the_stock_and_waste_empty
         t3=([], ["Kh", "Qs"]),
         t4=([], ["Ks"]),
     )
-    assert autofinish_moves(waste) is None
+    # The waste's cards are seen: the solver proves the win with the queen of hearts on it.
+    assert autofinish_moves(waste) is not None
     # Automatic finish makes the same moves the player could: none of them is lost on the way.
     for move in moves:
         ready.push(move)
@@ -936,3 +958,100 @@ def test_the_creation_limit_forgets_what_is_a_minute_old() -> None:
     limit.check(other)  # another address has its own count
     now[0] = 60.5
     limit.check(request)
+
+
+# -- forgiving play (issue 21): automatic safe moves, resigning from the move box ----------------
+
+
+def test_autoplay_makes_the_solvers_safe_moves_each_undoable(client: TestClient) -> None:
+    state = new_table(client)
+    table = state["table"]
+    # Deal 7 has the ace of clubs face up on pile 7: the one safe move.
+    assert state["has_safe_moves"] is True
+    assert state["safe_moves"] == ["t7-f1"]
+    played = send(client, table, "autoplay").json()
+    assert played["moves"] == 1
+    assert played["view"]["piles"]["f1"]["up"] == ["Ac"]
+    assert played["safe_moves"] == []
+    # Nothing left to play is no error, and changes nothing.
+    again = send(client, table, "autoplay")
+    assert again.status_code == 200
+    assert again.json()["events"] == played["events"]
+    undone = send(client, table, "undo").json()
+    assert undone["view"]["piles"]["t7"]["up"] == ["Ac"]
+    assert undone["safe_moves"] == ["t7-f1"]  # offered, not made: Undo is not followed by it
+    # A move with "autoplay": the move, then the safe moves, each an event of its own.
+    moved = send(client, table, "move", move="stock", autoplay=True).json()
+    assert moved["moves"] == 2
+    assert moved["events"] == undone["events"] + 2
+    assert moved["view"]["piles"]["f1"]["up"] == ["Ac"]
+    assert send(client, table, "move", move="t2-t4", autoplay="yes").status_code == 400
+
+
+def test_autoplay_leaves_a_card_taken_down_from_a_foundation() -> None:
+    from patience.server.service import autoplay_moves
+    from patience.solve import safe_moves
+
+    start = patience.new("klondike", deal=1).position()
+    piles: dict[str, dict[str, list[str]]] = {
+        name: {"down": [], "up": []} for name in start["piles"]
+    }
+    piles["f1"]["up"] = ["Ac", "2c"]
+    piles["t1"]["up"] = ["3h"]
+    rest = [f"{r}{s}" for s in "cdhs" for r in "A23456789TJQK" if f"{r}{s}" not in "Ac2c3h"]
+    piles["t7"]["down"], piles["t7"]["up"] = rest[:-1], rest[-1:]
+    game = patience.Game.from_position({**start, "deal": None, "piles": piles})
+    game.push("f1-t1")  # the two of clubs taken down onto the three of hearts, on purpose
+    # Safe by the solver's rule (a two), but not sent straight back up.
+    assert [move.text() for move in safe_moves(game)] == ["t1-f1"]
+    assert autoplay_moves(game) == []
+
+
+def test_games_without_a_proved_safe_move_rule_have_none(client: TestClient) -> None:
+    for game in ("spider", "accordion", "leonis-own"):
+        state = new_table(client, game=game, deal=3)
+        assert (state["has_safe_moves"], state["safe_moves"]) == (False, []), game
+
+
+def test_resign_typed_as_a_move_gives_up(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    state = send(client, table, "move", move=" Resign ").json()
+    assert state["outcome"] == {"result": "lost", "reason": "resigned"}
+    refused = send(client, table, "move", move="resign")
+    assert refused.status_code == 422
+    assert refused.json()["error"].startswith("the game is already over")
+
+
+def test_a_refused_card_move_names_its_cards_in_the_reason(client: TestClient) -> None:
+    table = new_table(client)["table"]
+    refused = send(client, table, "move", move="t1-t3")
+    assert refused.status_code == 422
+    body = refused.json()
+    assert body["error"] == (
+        "illegal move t1-t3: 4d cannot go on Js: the tableau builds down in alternating colours"
+    )
+    assert body["reason"] == {
+        "kind": "illegal_move",
+        "move": "t1-t3",
+        "from": "t1",
+        "to": "t3",
+        "card": "4d",
+        "onto": "Js",
+        "cards": ["4d", "Js"],
+        "why": "4d cannot go on Js: the tableau builds down in alternating colours",
+    }
+    # A face-down card is never named: two cards from pile 2 would start with a hidden one.
+    hidden = send(client, table, "move", move="t2-t4:2").json()["reason"]
+    assert (hidden["card"], hidden["onto"], hidden["cards"]) == (None, "7s", ["7s"])
+    unreadable = send(client, table, "move", move="t1~t3").json()["reason"]
+    assert unreadable["kind"] == "unreadable_move"
+
+
+def test_the_solvers_finish_is_for_games_that_deal_hidden_cards() -> None:
+    from patience.server.table import _hidden_cards
+
+    # Dealt face up, the whole game is a puzzle in plain view: the solver would play it all.
+    assert not _hidden_cards(patience.new("accordion", deal=3, dealing="all"))
+    assert not _hidden_cards(patience.new("napoleon", deal=3))
+    for name in ("klondike", "spider", "canfield", "leonis-own"):
+        assert _hidden_cards(patience.new(name, deal=3)), name

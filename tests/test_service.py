@@ -142,7 +142,18 @@ def test_one_error_shape_over_http_and_websockets_at_every_table(client: TestCli
     assert early.json() == client.get(f"/api/shared/{two}/record").json()
     refused = client.post(f"/api/tables/{one}", json={"command": "move", "move": "t5-f2"})
     assert refused.status_code == 422
-    assert set(refused.json()) == {"error", "status", "state"}
+    # A refused move also says what, which cards and why, as data (issue 21).
+    assert set(refused.json()) == {"error", "status", "state", "reason"}
+    reason = refused.json()["reason"]
+    assert (reason["kind"], reason["move"], reason["from"], reason["to"]) == (
+        "illegal_move",
+        "t5-f2",
+        "t5",
+        "f2",
+    )
+    top = refused.json()["state"]["view"]["piles"]["t5"]["up"][-1]
+    assert (reason["card"], reason["cards"]) == (top, [top])
+    assert refused.json()["error"].endswith(reason["why"])
     # A websocket: the same object with "type": "error", on both addresses, at both tables.
     for url in (f"/ws/tables/{one}", f"/ws/shared/{one}", f"/ws/tables/{two}", f"/ws/shared/{two}"):
         with client.websocket_connect(url) as socket:
@@ -728,3 +739,47 @@ def test_a_bot_that_holds_the_interpreter_does_not_hold_up_the_tables(client: Te
     assert answer.status_code == 200
     assert not holding.done()  # the move came back while the stand-in still held its process
     assert holding.result(timeout=120) == sum(range(3 * 10**7))
+
+
+def test_the_automatic_finish_is_worked_out_off_the_event_loop(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solver's search for an automatic finish (a deliberately blocking stand-in here)
+    holds up only the command that asked for it: another table's move is answered meanwhile."""
+    import patience.server.service as service_module
+
+    real = service_module.autofinish_moves
+    searching, release, searched = threading.Event(), threading.Event(), threading.Event()
+
+    def autofinish_moves(game: Any) -> Any:
+        searching.set()
+        release.wait(timeout=10)
+        searched.set()
+        return real(game)
+
+    monkeypatch.setattr(service_module, "autofinish_moves", autofinish_moves)
+    # As if nothing were hidden at deal 7 once a move is made: its finish is searched for.
+    real_possible = service_module.finish_possible
+    monkeypatch.setattr(
+        service_module,
+        "finish_possible",
+        lambda game: (game.deal == 7 and bool(game.move_stack)) or real_possible(game),
+    )
+    with TestClient(create_app(db_path, worker_processes=False)) as client:
+        slow, other = solo(client, 7), solo(client, 8)
+        answers: list[Any] = []
+        worker = threading.Thread(
+            target=lambda: answers.append(
+                client.post(f"/api/tables/{slow}", json={"command": "move", "move": "t7-f1"})
+            )
+        )
+        worker.start()
+        try:
+            assert searching.wait(timeout=10)
+            moved = client.post(f"/api/tables/{other}", json={"command": "move", "move": "stock"})
+            assert moved.status_code == 200
+            assert not searched.is_set()  # answered while the other table's search still ran
+        finally:
+            release.set()
+            worker.join(timeout=10)
+        assert answers[0].status_code == 200

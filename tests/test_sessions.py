@@ -123,6 +123,7 @@ def test_a_browser_without_a_cookie_gets_a_session_and_nothing_of_anybody(app: S
             "name": "guest",
             "claimed": False,
             "show_stats": False,
+            "choices": {},
         }
         assert table_ids(newcomer) == []
         assert newcomer.get("/api/stats").json()["games"] == []
@@ -215,7 +216,7 @@ def test_a_claimed_name_reaches_the_same_tables_and_statistics_from_another_brow
     play(home, first)
     claimed = claim(home, "Straße")
     assert claimed.status_code == 200, claimed.text
-    assert claimed.json() == {"name": "Straße", "claimed": True, "show_stats": False}
+    assert claimed.json() == {"name": "Straße", "claimed": True, "show_stats": False, "choices": {}}
     home_token = home.cookies[SESSION_COOKIE]
     assert table_ids(home) == [first]  # the session's tables are the name's now
     # The phone played a table before logging in: it joins the name's tables.
@@ -234,7 +235,7 @@ def test_a_claimed_name_reaches_the_same_tables_and_statistics_from_another_brow
     assert phone.get("/api/stats").json()["games"] == home.get("/api/stats").json()["games"]
     # Logging out: the browser's session ends; logging in again finds everything.
     out = phone.post("/api/player/logout")
-    assert out.json() == {"name": "guest", "claimed": False, "show_stats": False}
+    assert out.json() == {"name": "guest", "claimed": False, "show_stats": False, "choices": {}}
     assert table_ids(phone) == []
     assert phone.get(f"/api/tables/{first}").status_code == 404
     assert home.cookies[SESSION_COOKIE] == home_token
@@ -586,3 +587,42 @@ def test_a_work_pools_quota_holds_for_each_key_of_a_client() -> None:
         pool.close()
 
     asyncio.run(run())
+
+
+def test_the_games_settings_are_remembered_for_the_player_across_browsers(
+    browsers: tuple[TestClient, TestClient],
+) -> None:
+    first, second = browsers
+    choice = {"options": {"draw": "1"}, "winnable": True, "scoring": "vegas"}
+    saved = first.post("/api/player", json={"choices": {"klondike": choice}})
+    assert saved.status_code == 200, saved.text
+    spider = {"options": {"suits": 2}, "winnable": False, "scoring": None}
+    assert first.post("/api/player", json={"choices": {"spider": spider}}).status_code == 200
+    # Per game: the second game's choice keeps the first's.
+    assert first.get("/api/player").json()["choices"] == {"klondike": choice, "spider": spider}
+    # Another browser has its own until it logs in to the claimed name.
+    assert second.get("/api/player").json()["choices"] == {}
+    assert claim(first, "Ann").status_code == 200
+    assert login(second, "Ann").status_code == 200
+    assert second.get("/api/player").json()["choices"]["klondike"] == choice
+
+
+@pytest.mark.parametrize(
+    ("choices", "said"),
+    [
+        ([], "'choices' is an object"),
+        ({"leopard": {}}, "not a one-player game"),
+        ({"klondike": {"options": {"draw": "7"}}}, "'choices'.klondike.options: "),
+        ({"klondike": {"colour": "red"}}, "'options', 'winnable' and 'scoring'"),
+        ({"klondike": {"winnable": "yes"}}, "winnable is true or false"),
+        ({"klondike": {"scoring": "<script>"}}, "scoring is a short word"),
+    ],
+)
+def test_bad_choices_are_refused_saying_what_is_allowed(
+    browsers: tuple[TestClient, TestClient], choices: object, said: str
+) -> None:
+    first, _ = browsers
+    refused = first.post("/api/player", json={"choices": choices})
+    assert refused.status_code == 400
+    assert said in refused.json()["error"]
+    assert first.get("/api/player").json()["choices"] == {}

@@ -98,7 +98,9 @@ class Scanner:
                     for layer in cell:
                         if isinstance(layer, str):
                             seen.add(layer)
-                        elif layer["by"] == seat:
+                        elif layer["by"] == seat or game.is_over():
+                            # Every face-down card is shown once the match is over
+                            # (docs/rules/leopard.md, ruling 7).
                             seen.add(layer["down"])
         else:
             for pile in position["piles"].values():
@@ -668,3 +670,89 @@ def test_everybody_is_told_at_once_when_a_bot_takes_a_seat_over(
         assert time.monotonic() - gone >= 0.25
         assert stood["seq"] == away["seq"]
         assert stood["turn"] == 0
+
+
+def test_the_lobby_lists_the_tables_their_creators_listed(
+    client: TestClient, db_path: Path
+) -> None:
+    assert client.get("/api/lobby").json() == {"tables": []}
+    unlisted = create(client, "leopard", ["open", "greedy"])
+    listed = create(
+        client, "leopard", ["open", "open", "greedy"], options={"players": 3}, listed=True
+    )
+    bots = create(client, "double-solitaire", ["greedy", "random"], listed=True)
+    tables = client.get("/api/lobby").json()["tables"]
+    by_id = {entry["table"]: entry for entry in tables}
+    assert unlisted not in by_id
+    assert [entry["table"] for entry in tables] == [bots, listed]  # the newest first
+    entry = by_id[listed]
+    assert entry["url"] == f"/table/{listed}"
+    assert entry["heading"] == "Leopard · 3 players · 6 deals a match"
+    assert (entry["open"], entry["bots"]) == (2, 1)
+    assert [seat["kind"] for seat in entry["seats"]] == ["open", "open", "bot"]
+    assert by_id[bots]["open"] == 0
+    # A person who joins fills a seat.
+    with client.websocket_connect(f"/ws/shared/{listed}") as socket:
+        Conn(socket, Scanner(db_path, listed)).join(0, "Ann")
+    entry = next(e for e in client.get("/api/lobby").json()["tables"] if e["table"] == listed)
+    assert entry["open"] == 1
+    assert entry["seats"][0] == {"seat": 0, "kind": "person", "name": "Ann"}
+    # 'listed' is true or false.
+    refused = client.post("/api/shared", json={"game": "leopard", "listed": "yes"})
+    assert refused.status_code == 400
+    assert "'listed'" in refused.json()["error"]
+
+
+def test_the_results_of_shared_tables_are_in_their_peoples_statistics(
+    client: TestClient, db_path: Path
+) -> None:
+    # Only a claimed name's shared tables count: nobody else can sit under it.
+    claimed = client.post(
+        "/api/player/claim", json={"name": "Stat Ann", "password": "a long enough passphrase"}
+    )
+    assert claimed.status_code == 200, claimed.text
+    rng = random.Random(3)
+    ends = []
+    for deal in (3, 4):
+        table = create(
+            client, "leopard", ["open", "greedy"], options={"deals": 1}, deal=deal, seed=1
+        )
+        with client.websocket_connect(f"/ws/shared/{table}") as socket:
+            conn = Conn(socket, Scanner(db_path, table))
+            conn.join(0, "Stat Ann")
+            ends.append(
+                drive(client, table, {0: conn}, lambda view: rng.choice(view["legal_moves"]))
+            )
+    # An ongoing table counts for nobody yet.
+    create(client, "leopard", ["open", "greedy"], options={"deals": 1})
+    # Seat 0 is the person: the winner (a seat, with two players), or a draw.
+    results = [
+        "won"
+        if end["outcome"].get("winner") == 0
+        else "draw"
+        if end["outcome"]["result"] == "draw"
+        else "lost"
+        for end in ends
+    ]
+    stats = client.get("/api/stats").json()["games"]
+    [leopard] = [entry for entry in stats if entry["game"] == "leopard"]
+    assert leopard["title"] == "Leopard, 1 deal a match"
+    assert leopard["played"] == 2
+    assert leopard["won"] == results.count("won")
+    assert leopard["best_moves"] is None  # a shared table's moves are everybody's
+    streak = 0
+    for result in results:
+        streak = streak + 1 if result == "won" else 0
+    assert leopard["current_streak"] == streak
+
+
+def test_seat_results_follow_the_winner_or_his_side() -> None:
+    from patience.engine import Outcome, Result
+    from patience.server.table import seat_results
+
+    assert seat_results(Outcome(Result.ONGOING), 2) is None
+    assert seat_results(Outcome(Result.WON, winner=1, scores=(3, 9)), 2) == ["lost", "won"]
+    # Four players in two sides: the winner is a side, seats 0 and 2 or 1 and 3.
+    four = seat_results(Outcome(Result.WON, winner=1, scores=(3, 9)), 4)
+    assert four == ["lost", "won", "lost", "won"]
+    assert seat_results(Outcome(Result.DRAW, scores=(5, 5, 5)), 3) == ["draw"] * 3

@@ -80,6 +80,10 @@ class ToyDuel(Rules[DuelState]):
             return []
         return [Move.act("play", card=str(card)) for card in state.hands[state.turn]]
 
+    def action_moves(self) -> list[Move]:
+        # The fixed action space: a play of each card of the deck.
+        return [Move.act("play", card=str(card)) for card in self.deck()]
+
     def apply(self, state: DuelState, move: Move) -> tuple[DuelState, list[Move]]:
         if move.action != "play":
             raise IllegalMove(move, "the only move is play(card=C), a card of your hand")
@@ -201,6 +205,10 @@ class ToySolo(Rules[State]):
             and state.up_count(name)
             and int(top.rank) == wanted
         ]
+
+    def action_moves(self) -> list[Move]:
+        # The fixed action space: each pile's top card up onto the foundation.
+        return [Move.cards(name, "f1") for name in ("t1", "t2", "t3")]
 
     def apply(self, state: State, move: Move) -> tuple[State, list[Move]]:
         if move not in self.candidate_moves(state):

@@ -119,13 +119,45 @@ class ViewJSON(TypedDict):
 
 
 class IllegalMove(ValueError):
-    """A move that the rules do not allow here; the message says why. The state is unchanged."""
+    """A move that the rules do not allow here; the message says why. The state is unchanged.
 
-    def __init__(self, move: Move | str | None, reason: str) -> None:
+    A reason may point to another move (``instead``: "the stock is empty: turn the waste over
+    with recycle"), with ``fact`` the reason without that pointer ("the stock is empty"): the
+    rules cannot tell whether that move is allowed in the game (the repetition rule is the
+    game's), so :meth:`Game.push` says why it is not when it is not.
+    """
+
+    def __init__(
+        self,
+        move: Move | str | None,
+        reason: str,
+        *,
+        instead: Move | None = None,
+        fact: str | None = None,
+    ) -> None:
         self.move = move
         self.reason = reason
+        self.instead = instead
+        self.fact = fact
         prefix = f"illegal move {move}: " if move is not None else ""
         super().__init__(prefix + reason)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (raised in a worker process) with its parts, not only its message.
+        return (
+            _illegal_move,
+            (self.__class__, self.move, self.reason, self.instead, self.fact),
+        )
+
+
+def _illegal_move(
+    cls: type[IllegalMove],
+    move: Move | str | None,
+    reason: str,
+    instead: Move | None,
+    fact: str | None,
+) -> IllegalMove:
+    return cls(move, reason, instead=instead, fact=fact)
 
 
 class PositionError(ValueError):
@@ -306,6 +338,11 @@ class Rules(abc.ABC, Generic[S]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The action table (:meth:`_action_table`) is rebuilt on demand: a pickled game (the
+        # server's snapshots) does not carry it.
+        return {key: value for key, value in self.__dict__.items() if key != "_actions"}
 
     @property
     def players(self) -> int:
@@ -494,28 +531,83 @@ class Rules(abc.ABC, Generic[S]):
 
     # -- the vocabulary of search and learning code (OpenSpiel's names) --------------------
     #
-    # Actions are small integers. A game with a fixed action space (Leopard) maps moves to
-    # integers of its own; the default numbers the candidate moves of the state in order, so
-    # an action means something only in the state it was listed for. Search code uses these
-    # methods on bare states; they ignore the no-repetition rule, which :class:`Game` applies.
+    # Actions are small integers from a fixed action space per game and option set: action n
+    # names the same move in every state (docs/notation.md, "Action numbers", has each game's
+    # table), so a network's output layer, a search tree shared by sampled worlds and an
+    # OpenSpiel or Gymnasium adapter can all rely on it. Search code uses these methods on bare
+    # states; they ignore the no-repetition rule, which :class:`Game` applies.
+
+    def action_moves(self) -> Sequence[Move]:
+        """Every move the game can ever have with these options, in action order: action ``n``
+        is the ``n``-th (some are never legal in a reachable state, as in OpenSpiel's games).
+        A move whose text holds a part fixed by the state (Accordion's count, the ``at`` of
+        Leoni's Own's ``play``) is listed in its template form (:meth:`action_template`).
+
+        Games define it; a game added from outside without it can be played but has no
+        integer actions (:class:`NotImplementedError` says so)."""
+        raise NotImplementedError(
+            f"{self.name} has no fixed action space: its Rules define no action_moves() "
+            "(docs/notation.md, 'Action numbers')"
+        )
+
+    def action_template(self, state: S, move: Move) -> Move:
+        """``move`` as :meth:`action_moves` lists it: the move itself, unless the game leaves
+        out of its action numbers a part that the state fixes (then it raises
+        :class:`IllegalMove` when that part does not match the state)."""
+        return move
+
+    def move_from_template(self, state: S, template: Move) -> Move:
+        """The move of ``state`` that ``template`` (an entry of :meth:`action_moves`) stands
+        for: the inverse of :meth:`action_template`."""
+        return template
+
+    def _action_table(self) -> tuple[Sequence[Move], dict[Move, int]]:
+        """The action space and each move's number, built once per rules object."""
+        table: tuple[Sequence[Move], dict[Move, int]] | None = self.__dict__.get("_actions")
+        if table is None:
+            moves = tuple(self.action_moves())
+            index = {move: number for number, move in enumerate(moves)}
+            if len(index) != len(moves):  # a game's table lists a move twice: a bug in it
+                raise ValueError(f"{self.name}'s action_moves() lists a move twice")
+            table = (moves, index)
+            self.__dict__["_actions"] = table
+        return table
+
+    def num_distinct_actions(self) -> int:
+        """The size of the action space: actions are ``0 .. num_distinct_actions() - 1``."""
+        return len(self._action_table()[0])
 
     def action_to_move(self, state: S, action: int) -> Move:
-        """The move that ``action`` stands for in ``state``."""
-        moves = self.candidate_moves(state)
-        if not 0 <= action < len(moves):
-            raise IllegalMove(None, f"action {action} is not one of the {len(moves)} moves here")
-        return moves[action]
+        """The move that ``action`` stands for (in ``state``, which fills in the parts of a
+        template that the state fixes). Raises :class:`IllegalMove` for a number outside the
+        action space."""
+        moves = self._action_table()[0]
+        if isinstance(action, bool) or not 0 <= action < len(moves):
+            raise IllegalMove(
+                None,
+                f"action {action!r} is not an action of {self.name}: actions are 0 to "
+                f"{len(moves) - 1}",
+            )
+        return self.move_from_template(state, moves[action])
 
     def move_to_action(self, state: S, move: Move) -> int:
-        """The integer action of ``move`` in ``state``."""
-        try:
-            return self.candidate_moves(state).index(move)
-        except ValueError:
-            raise IllegalMove(move, "it is not a move of this position") from None
+        """The integer action of ``move`` (the same in every state). Raises
+        :class:`IllegalMove` for a move that is no move of the game."""
+        number = self._action_table()[1].get(self.action_template(state, move))
+        if number is None:
+            raise IllegalMove(move, f"it is not a move of {self.name} (it has no action number)")
+        return number
 
     def legal_actions(self, state: S) -> list[int]:
-        """The candidate moves of ``state`` as integer actions, in the rules' order."""
-        return [self.move_to_action(state, move) for move in self.candidate_moves(state)]
+        """The candidate moves of ``state`` as integer actions, sorted."""
+        return sorted(self.move_to_action(state, move) for move in self.candidate_moves(state))
+
+    def legal_action_mask(self, state: S) -> list[bool]:
+        """One flag per action of the action space: True where the action is legal."""
+        mask = [False] * self.num_distinct_actions()
+        for action in self.legal_actions(state):
+            mask[action] = True
+        return mask
 
     def apply_action(self, state: S, action: int, *, in_place: bool = False) -> S:
         """The state after ``action`` (and its forced moves). With ``in_place`` the caller
@@ -910,10 +1002,26 @@ class Game:
         except IllegalMove as error:
             if error.move is None:
                 raise IllegalMove(move, error.reason) from None
+            self._check_instead(move, error)
             raise
         if self.rules.key(after) in self._seen:
             raise IllegalMove(move, "it would recreate a position already reached in this game")
         raise IllegalMove(move, "the rules do not allow it here")  # pragma: no cover
+
+    def _check_instead(self, move: Move, error: IllegalMove) -> None:
+        """Raise a truer reason than ``error``'s when the move it points to instead is not
+        allowed here either (the repetition rule, say)."""
+        instead = error.instead
+        if instead is None or error.fact is None or instead == move:
+            return
+        if any(successor.move == instead for successor in self._compute_successors()):
+            return
+        try:
+            self._find(instead)
+        except IllegalMove as other:
+            raise IllegalMove(
+                move, f"{error.fact}, and {instead.text()} is not allowed either: {other.reason}"
+            ) from None
 
     def push(self, move: Move | str | Mapping[str, Any]) -> list[Move]:
         """Make a move (a :class:`Move`, text or JSON form); return the forced moves it caused.
@@ -1031,8 +1139,15 @@ class Game:
     # -- the vocabulary of search and learning code (OpenSpiel's names) --------------------
 
     def legal_actions(self) -> list[int]:
-        """The legal moves as the rules' integer actions, in the same order."""
-        return [self.rules.move_to_action(self.state, move) for move in self.legal_moves()]
+        """The legal moves as the rules' integer actions (:meth:`Rules.action_moves`), sorted."""
+        return sorted(self.rules.move_to_action(self.state, move) for move in self.legal_moves())
+
+    def legal_action_mask(self) -> list[bool]:
+        """One flag per action of the rules' action space: True where the action is legal."""
+        mask = [False] * self.rules.num_distinct_actions()
+        for action in self.legal_actions():
+            mask[action] = True
+        return mask
 
     def apply_action(self, action: int) -> list[Move]:
         """Push the move that integer ``action`` stands for; return its forced moves."""

@@ -63,6 +63,8 @@ class Watched:
 
     def __init__(self, browser: Any, width: int = 1200, height: int = 900) -> None:
         self.page = browser.new_page(viewport={"width": width, "height": height})
+        # Automatic moves off (issue 21's setting, on by default): these tests move the cards.
+        self.page.add_init_script("localStorage.setItem('patience.autoplay', '0')")
         self.errors: list[str] = []
         self.messages: list[Any] = []
         self.posts: list[str] = []
@@ -359,6 +361,7 @@ def test_without_a_solver_the_hint_says_so(browser: Any, server_url: str) -> Non
     assert errors == []
     # Winnable deals only: refused clearly without a deal picker.
     page.goto(f"{server_url}/")
+    page.click('form[data-game="klondike"] .settings-button')
     page.check('form[data-game="klondike"] input[name="winnable"]')
     page.click('form[data-game="klondike"] button[type=submit]')
     page.wait_for_selector('form[data-game="klondike"] .error:has-text("need the solver")')
@@ -368,8 +371,10 @@ def test_without_a_solver_the_hint_says_so(browser: Any, server_url: str) -> Non
 def test_winnable_deals_only_on_the_start_page(watched: Watched, server: LiveServer) -> None:
     page = watched.page
     page.goto(f"{server.url}/")
+    # The start page builds its tiles once /api/games answers; the option is a setting.
+    page.click('form[data-game="spider"] .settings-button')
     box = page.locator('form[data-game="spider"] input[name="winnable"]')
-    expect(box).to_be_visible()  # the start page builds its forms once /api/games answers
+    expect(box).to_be_visible()
     assert page.get_by_label(re.compile("Winnable deals only")).count() >= 6
     box.check()
     page.click('form[data-game="spider"] button[type=submit]')

@@ -30,6 +30,8 @@ def open_table(
     options: dict[str, Any] | None = None,
 ) -> str:
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Automatic moves off (issue 21's setting, on by default): these tests move the cards.
+    page.add_init_script("localStorage.setItem('patience.autoplay', '0')")
     response = page.request.post(
         f"{server_url}/api/tables", data={"game": game, "options": options or {}, "deal": deal}
     )

@@ -92,3 +92,74 @@ def test_a_person_plays_double_solitaire_against_a_bot(
     assert checked > mine
     assert not errors
     page.close()
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """Drags ``source`` (a locator) onto ``target`` with the mouse, in steps."""
+    start = source.bounding_box()
+    end = target.bounding_box()
+    assert start is not None
+    assert end is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_cards_are_dragged_to_where_they_go(browser: Any, server_url: str, tmp_path: Path) -> None:
+    db = tmp_path / "browser.sqlite3"
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    made = page.request.post(
+        f"{server_url}/api/shared",
+        data={"game": "double-solitaire", "seats": ["open", "random"], "deal": 4, "seed": 1},
+    ).json()
+    table = made["table"]
+    page.goto(server_url + made["url"])
+    page.fill("#mp-name", "Ann")
+    page.click('button[data-join="0"]')
+    page.wait_for_selector("[data-join]", state="detached")
+
+    def facts() -> str:
+        return page.text_content(FACTS) or ""
+
+    def shown_seq() -> int:
+        return int(page.get_attribute(FACTS, "data-seq") or 0)
+
+    dragged = 0
+    for _ in range(40):
+        wait_until(lambda: "Your turn." in facts() or "to play." not in facts())
+        if "Your turn." not in facts():
+            break
+        seq = shown_seq()
+        game = true_game(db, table, seq)
+        moves = [m for m in game.legal_moves() if m.source and m.target and m.count == 1]
+        if not moves:
+            page.locator("button[data-action]").first.click()
+        else:
+            move = moves[0]
+            card = page.locator(f'.card.movable[data-pile="{move.source}"]').last
+            if dragged == 0:
+                # Let go where it may not go: the card goes back, nothing is sent.
+                before = card.bounding_box()
+                drag(page, card, page.locator('[data-pile="bstock"]').last)
+                message = page.locator('[data-testid="message"]')
+                wait_until(lambda m=message: "is not a legal move now" in (m.text_content() or ""))
+                assert shown_seq() == seq
+                back = page.locator(f'.card.movable[data-pile="{move.source}"]').last
+                assert back.bounding_box() == before
+            drag(page, card, page.locator(f'[data-pile="{move.target}"]').last)
+            dragged += 1
+
+        def moved(before: int = seq) -> bool:
+            return shown_seq() > before
+
+        wait_until(moved)
+        if moves:
+            assert true_game(db, table, seq + 1).move_stack[-1] == moves[0]
+        if dragged >= 3:
+            break
+    assert dragged >= 3
+    assert not errors
+    page.close()

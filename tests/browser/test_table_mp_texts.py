@@ -302,15 +302,15 @@ def test_seats_are_numbered_only_to_tell_two_apart(page: Any) -> None:
         "Ann",
         "greedy bot",
         "random bot",
-        "seat 3 (open)",
+        "seat 4 (open)",  # people count seats from 1
     ]
     assert names(
         [("bot", "greedy"), ("person", "guest"), ("bot", "greedy"), ("person", "guest")]
     ) == [
-        "greedy bot #0",
-        "guest #1",
-        "greedy bot #2",
-        "guest #3",
+        "greedy bot #1",
+        "guest #2",
+        "greedy bot #3",
+        "guest #4",
     ]
 
 

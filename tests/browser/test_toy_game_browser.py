@@ -152,6 +152,7 @@ def test_a_registered_one_player_game_is_dealt_and_won_by_clicks(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server_url + "/")
     # Deal 10: t1 holds Ac over 3c, t2 2c over 4c, t3 5c over 6c (face down under each).
+    page.click('form[data-game="toy-solo"] .settings-button')  # the deal is a setting
     page.fill("#toy-solo-deal", "10")
     page.click('form[data-game="toy-solo"] button[type=submit]')
     page.wait_for_url(re.compile(r"/play/"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import admin, bots, play, solve, study, web
+from . import admin, bots, ladder, play, solve, study, web
 
 __all__ = ["main"]
 
@@ -33,6 +33,7 @@ for _command in (
     web.serve_command,
     bots.match_command,
     bots.arena_command,
+    ladder.ladder_command,
     study.study_group,
     admin.admin_group,
 ):

@@ -126,6 +126,36 @@ class Accordion(Rules[State]):
             moves.append(Move.act("deal"))
         return moves
 
+    def action_moves(self) -> list[Move]:
+        """The action space (docs/notation.md, "Action numbers"): pile ``tN`` onto its
+        neighbour, then onto the third pile to its left, for N = 2..52, then ``deal``. A pile
+        moves whole, so the count is left out of the numbering (listed as 1): the state
+        gives it (:meth:`move_from_template`)."""
+        moves = [
+            Move.cards(ROW[index - 1], ROW[index - reach - 1])
+            for index in range(2, len(ROW) + 1)
+            for reach in REACHES
+            if index - reach >= 1
+        ]
+        moves.append(Move.act("deal"))
+        return moves
+
+    def action_template(self, state: State, move: Move) -> Move:
+        """A pile move with its count left out; the count must be the whole pile."""
+        if move.is_action or move.source not in state.piles:
+            return move
+        size = len(state.piles[str(move.source)])
+        if move.count != max(size, 1):
+            raise IllegalMove(move, f"a pile moves whole: {move.source} holds {size} card(s)")
+        return Move.cards(str(move.source), str(move.target))
+
+    def move_from_template(self, state: State, template: Move) -> Move:
+        """The pile move with the count of the whole pile."""
+        if template.is_action:
+            return template
+        size = len(state.piles[str(template.source)])
+        return Move.cards(str(template.source), str(template.target), max(size, 1))
+
     # -- applying a move -----------------------------------------------------------------------
 
     def apply(self, state: State, move: Move) -> tuple[State, list[Move]]:

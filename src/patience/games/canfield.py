@@ -249,6 +249,33 @@ class Canfield(PileMoveRules[CanfieldState]):
             moves.append(Move.act("recycle"))
         return moves
 
+    def action_moves(self) -> list[Move]:
+        """The action space (docs/notation.md, "Action numbers"): to the foundations, between
+        tableau piles by count (as the option ``move`` allows; a pile may grow past 13 cards
+        round the corner, so counts go to 52), from the reserve and the waste (and the stock,
+        as the option ``spaces`` allows) onto the tableau, then ``stock`` and ``recycle``."""
+        moves = [
+            Move.cards(source, target)
+            for source in ("reserve", "waste", *TABLEAU)
+            for target in FOUNDATIONS
+        ]
+        counts = range(1, 2) if self.options["move"] == MOVE_TOP else range(1, 53)
+        moves += [
+            Move.cards(source, target, count)
+            for source in TABLEAU
+            for target in TABLEAU
+            if target != source
+            for count in counts
+        ]
+        sources = ["reserve", "waste"]
+        if self.options["spaces"] == SPACES_STOCK_OR_WASTE:
+            sources.append("stock")
+        moves += [Move.cards(source, target) for source in sources for target in TABLEAU]
+        moves.append(Move.act("stock"))
+        if self.options["passes"] != 1:
+            moves.append(Move.act("recycle"))
+        return moves
+
     # -- applying a move -----------------------------------------------------------------------
 
     def perform(self, state: CanfieldState, move: Move) -> tuple[CanfieldState, list[Move]]:
@@ -274,7 +301,12 @@ class Canfield(PileMoveRules[CanfieldState]):
                     hint = "turn the waste over with recycle"
                 else:
                     hint = f"no pass through it is left (passes={self.options['passes']})"
-                raise IllegalMove(move, f"the stock is empty: {hint}")
+                raise IllegalMove(
+                    move,
+                    f"the stock is empty: {hint}",
+                    instead=Move.act("recycle") if "recycle" in hint else None,
+                    fact="the stock is empty",
+                )
             turn_stock(after, self.draw)
         else:
             check_recycle(state, move, self.passes_left(state), self.options["passes"])

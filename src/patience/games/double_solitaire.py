@@ -89,6 +89,8 @@ ACE = 1
 #: source pile, target pile and count, so an action means the same move in every state.
 ACTION_NUMBERS = {name: number for number, name in enumerate(ACTIONS)}
 MAX_COUNT = 13
+#: The size of the action space.
+NUM_ACTIONS = len(ACTIONS) + len(PILE_NAMES) ** 2 * MAX_COUNT
 #: Moves already built from their action numbers (playouts turn actions into moves often).
 _ACTION_MOVES: dict[int, Move] = {}
 
@@ -377,7 +379,12 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
                 if state.piles[waste] and self.passes_left(state, seat)
                 else "it is used up: pass"
             )
-            raise IllegalMove(move, f"{mover}'s stock is empty: {hint}")
+            raise IllegalMove(
+                move,
+                f"{mover}'s stock is empty: {hint}",
+                instead=Move.act("recycle") if "recycle" in hint else None,
+                fact=f"{mover}'s stock is empty",
+            )
         if move.action == "recycle":
             if state.piles[stock]:
                 raise IllegalMove(move, "the waste is turned over only when the stock is empty")
@@ -519,12 +526,24 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         number = action - len(ACTIONS)
         pair, count = divmod(number, MAX_COUNT)
         source, target = divmod(pair, len(names))
-        if not 0 <= source < len(names):
-            raise IllegalMove(None, f"action {action} is not a move of this game")
+        if isinstance(action, bool) or not 0 <= action < NUM_ACTIONS:
+            raise IllegalMove(
+                None, f"action {action!r} is not a Double Solitaire action (0..{NUM_ACTIONS - 1})"
+            )
         return Move.cards(names[source], names[target], count + 1)
 
+    def num_distinct_actions(self) -> int:
+        """The size of the action space: the five actions, then every (source pile, target
+        pile, count) of card moves (most never legal)."""
+        return NUM_ACTIONS
+
+    def action_moves(self) -> list[Move]:
+        """Every action's move, in action order (docs/notation.md, "Action numbers")."""
+        return [self._number_to_move(action) for action in range(NUM_ACTIONS)]
+
     def legal_actions(self, state: DoubleSolitaireState) -> list[int]:
-        return [self.move_to_action(state, move) for move in self.candidate_moves(state)]
+        """The legal actions, sorted."""
+        return sorted(self.move_to_action(state, move) for move in self.candidate_moves(state))
 
     def apply_action(
         self, state: DoubleSolitaireState, action: int, *, in_place: bool = False

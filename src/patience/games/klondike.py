@@ -136,6 +136,29 @@ class Klondike(PileMoveRules[KlondikeState]):
         """How many of the top ``run`` cards of ``source`` move onto ``target`` (0: none)."""
         return fitting_run_count(source, run, target)
 
+    def action_moves(self) -> list[Move]:
+        """The action space (docs/notation.md, "Action numbers"): to the foundations, between
+        tableau piles by count, onto the tableau from the waste (and the foundations), then
+        ``stock`` and ``recycle``."""
+        moves = [
+            Move.cards(source, target) for source in ("waste", *TABLEAU) for target in FOUNDATIONS
+        ]
+        moves += [
+            Move.cards(source, target, count)
+            for source in TABLEAU
+            for target in TABLEAU
+            if target != source
+            for count in range(1, 14)
+        ]
+        extra_sources = ["waste"]
+        if self.options["from_foundation"]:
+            extra_sources += FOUNDATIONS
+        moves += [Move.cards(source, target) for source in extra_sources for target in TABLEAU]
+        moves.append(Move.act("stock"))
+        if self.options["passes"] != 1:
+            moves.append(Move.act("recycle"))
+        return moves
+
     # -- applying a move -----------------------------------------------------------------------
 
     def perform(self, state: KlondikeState, move: Move) -> tuple[KlondikeState, list[Move]]:
@@ -164,7 +187,12 @@ class Klondike(PileMoveRules[KlondikeState]):
                     if state.piles["waste"] and self.passes_left(state)
                     else "no pass through it is left"
                 )
-                raise IllegalMove(move, f"the stock is empty: {hint}")
+                raise IllegalMove(
+                    move,
+                    f"the stock is empty: {hint}",
+                    instead=Move.act("recycle") if "recycle" in hint else None,
+                    fact="the stock is empty",
+                )
             turn_stock(after, self.draw)
         else:
             check_recycle(state, move, self.passes_left(state), self.options["passes"])

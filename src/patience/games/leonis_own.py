@@ -60,6 +60,8 @@ DEALS = 3
 SUITS = tuple(Suit)
 
 EXILE_TOP, EXILE_CHOOSE = "top", "choose"
+#: The most cards pile 13 or the exiles can hold (the 96 cards dealt): a bound for actions.
+MAX_PILE = 96
 
 PLAYER_ACTIONS = ("play", "exile", "redeal")
 FORCED_ACTIONS = ("turn", "under", "take", "standstill", "exiled")
@@ -315,6 +317,50 @@ class LeonisOwn(Rules[LeonisOwnState]):
         if self.may_redeal(state):
             moves.append(Move.act("redeal"))
         return moves
+
+    def action_moves(self) -> list[Move]:
+        """The action space (docs/notation.md, "Action numbers"): the top card of piles 1-12 to
+        each foundation, the exile in the hand to each foundation, card N of pile 13 to each
+        foundation (N = 1..96: the card is the state's, since two packs may put two copies of
+        a card in pile 13, and is left out of the numbering), the reversals, then ``exile``
+        (or ``exile(at=N)``, N = 1..96, with ``exile=choose``) and ``redeal``."""
+        moves = [Move.cards(source, target) for source in SQUARED for target in FOUNDATIONS]
+        moves += [Move.cards(HAND, target) for target in FOUNDATIONS]
+        moves += [
+            Move.act("play", at=at, to=target)
+            for at in range(1, MAX_PILE + 1)
+            for target in FOUNDATIONS
+        ]
+        moves += [Move.cards(source, partner(source)) for source in FOUNDATIONS]
+        if self.choose:
+            moves += [Move.act("exile", at=at) for at in range(1, MAX_PILE + 1)]
+        else:
+            moves.append(Move.act("exile"))
+        moves.append(Move.act("redeal"))
+        return moves
+
+    def action_template(self, state: LeonisOwnState, move: Move) -> Move:
+        """``play`` without its card (card ``at`` of pile 13 is the state's); the card named
+        must be that one."""
+        if move.action != "play" or tuple(key for key, _ in move.args) != ("card", "at", "to"):
+            return move
+        at, spread = move.arg("at"), state.piles[SPREAD]
+        if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(spread):
+            raise IllegalMove(move, f"t13 has no card {at} (it holds {len(spread)})")
+        if str(spread[at - 1]) != move.arg("card"):
+            raise IllegalMove(move, f"card {at} of t13 is {spread[at - 1]}")
+        return Move.act("play", at=at, to=str(move.arg("to")))
+
+    def move_from_template(self, state: LeonisOwnState, template: Move) -> Move:
+        """``play`` with the card that lies at ``at`` in pile 13."""
+        if template.action != "play":
+            return template
+        at, spread = int(str(template.arg("at"))), state.piles[SPREAD]
+        if at > len(spread):
+            raise IllegalMove(
+                None, f"{template} names card {at} of t13, which holds {len(spread)} now"
+            )
+        return Move.act("play", card=str(spread[at - 1]), at=at, to=str(template.arg("to")))
 
     # -- applying a move -----------------------------------------------------------------------
 

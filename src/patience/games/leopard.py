@@ -367,7 +367,21 @@ class Leopard(Rules[LeopardState]):
 
     # -- actions (the hot path) --------------------------------------------------------------
 
+    def num_distinct_actions(self) -> int:
+        """The size of Leopard's action space (the same for 2, 3 and 4 players: with two
+        sides the plays onto square 2 are never legal)."""
+        return NUM_ACTIONS
+
+    def action_moves(self) -> list[Move]:
+        """Every action's move, in action order (docs/notation.md, "Action numbers")."""
+        return [_action_move(action) for action in range(NUM_ACTIONS)]
+
     def legal_actions(self, state: LeopardState) -> list[int]:
+        """The legal actions, sorted."""
+        return sorted(self._actions(state))
+
+    def _actions(self, state: LeopardState) -> list[int]:
+        """The legal actions in the order of the hand (the order of the legal moves)."""
         phase = state.phase
         if phase == PLAY:
             return self._play_actions(state)
@@ -462,26 +476,11 @@ class Leopard(Rules[LeopardState]):
     def action_to_move(self, state: LeopardState, action: int) -> Move:
         # Actions mean the same move in every state: each is built once (search turns
         # thousands of actions into moves a second).
-        known = _ACTION_MOVES.get(action)
+        known = _ACTION_MOVES.get(action) if type(action) is int else None
         if known is None:
-            known = _ACTION_MOVES[action] = self._action_move(action)
+            known = _action_move(action)
+            _ACTION_MOVES[action] = known
         return known
-
-    @staticmethod
-    def _action_move(action: int) -> Move:
-        if 0 <= action < DISCARD:
-            rest = action % 27
-            return Move.act(
-                "play", card=_FACE_TEXT[action // 27], square=rest // 9, position=rest % 9 + 1
-            )
-        if DISCARD <= action < DECLARE:
-            return Move.act("discard", card=_FACE_TEXT[action - DISCARD])
-        if action in (YES, NO):
-            return Move.act("answer", yes=action == YES)
-        names = {DECLARE: "declare", ASK: "ask", DRAW: "draw"}
-        if action in names:
-            return Move.act(names[action])
-        raise IllegalMove(None, f"action {action} is not a Leopard action (0..{NUM_ACTIONS - 1})")
 
     def move_to_action(self, state: LeopardState, move: Move) -> int:
         """The integer action of ``move``; raises :class:`IllegalMove` if it is malformed."""
@@ -531,7 +530,7 @@ class Leopard(Rules[LeopardState]):
         return face * 27 + square * 9 + position - 1
 
     def candidate_moves(self, state: LeopardState) -> list[Move]:
-        return [self.action_to_move(state, action) for action in self.legal_actions(state)]
+        return [_action_move(action) for action in self._actions(state)]
 
     def perform(self, state: LeopardState, move: Move) -> tuple[LeopardState, list[Move]]:
         after = state.copy()
@@ -888,7 +887,8 @@ class Leopard(Rules[LeopardState]):
     def view_parts(self, state: LeopardState, observer: Observer) -> JSON:
         """What ``observer`` sees: a seat its own hand (a spectator none), the sizes of every
         hand and of the stock, every square with what lies under each card, face-down cards
-        as ``{"down": null, "by": S}`` unless ``observer`` is seat S, and the discards."""
+        as ``{"down": null, "by": S}`` unless ``observer`` is seat S or the match is over
+        (then every one is ``{"down": CARD, "by": S}``), and the discards."""
         data: JSON = {
             "version": 1,
             "game": self.name,
@@ -902,7 +902,9 @@ class Leopard(Rules[LeopardState]):
             for index, hand in enumerate(state.hands)
         ]
         data["hand_sizes"] = [len(hand) for hand in state.hands]
-        data["squares"] = self._squares_json(state, observer)
+        # Once the match is over every face-down card of the last deal is shown to all, with
+        # who laid it (ruling 9 of docs/rules/leopard.md): nothing is left to hide.
+        data["squares"] = self._squares_json(state, None if state.phase == OVER else observer)
         return data
 
     def move_view(self, state: LeopardState, move: Move, mover: int, observer: Observer) -> JSON:
@@ -1115,3 +1117,22 @@ class Leopard(Rules[LeopardState]):
             if any(cell is layers for cell in square):
                 return side != by % self.sides
         return True  # pragma: no cover
+
+
+def _action_move(action: int) -> Move:
+    """The move that Leopard's integer ``action`` stands for (the same in every state)."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalMove(None, f"action {action!r} is not a Leopard action (0..{NUM_ACTIONS - 1})")
+    if 0 <= action < DISCARD:
+        rest = action % 27
+        return Move.act(
+            "play", card=_FACE_TEXT[action // 27], square=rest // 9, position=rest % 9 + 1
+        )
+    if DISCARD <= action < DECLARE:
+        return Move.act("discard", card=_FACE_TEXT[action - DISCARD])
+    if action in (YES, NO):
+        return Move.act("answer", yes=action == YES)
+    names = {DECLARE: "declare", ASK: "ask", DRAW: "draw"}
+    if action in names:
+        return Move.act(names[action])
+    raise IllegalMove(None, f"action {action} is not a Leopard action (0..{NUM_ACTIONS - 1})")

@@ -127,6 +127,19 @@ class Napoleon(Rules[NapoleonState]):
             moves.append(Move.act("stock"))
         return moves
 
+    def action_moves(self) -> list[Move]:
+        """The action space (docs/notation.md, "Action numbers"): to the foundations, onto the
+        columns (one card at a time), then ``stock``."""
+        moves = [Move.cards(source, target) for source in AVAILABLE for target in FOUNDATIONS]
+        moves += [
+            Move.cards(source, target)
+            for source in (*TABLEAU, "waste")
+            for target in TABLEAU
+            if target != source
+        ]
+        moves.append(Move.act("stock"))
+        return moves
+
     # -- applying a move -----------------------------------------------------------------------
 
     def apply(self, state: NapoleonState, move: Move) -> tuple[NapoleonState, list[Move]]:

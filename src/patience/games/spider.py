@@ -233,6 +233,27 @@ class Spider(PileMoveRules[SpiderState]):
             return True
         return sum(len(piles[name]) for name in TABLEAU) < len(TABLEAU)
 
+    def action_moves(self) -> list[Move]:
+        """The action space (docs/notation.md, "Action numbers"): a complete suit removed to
+        a foundation (``auto_remove=off``), runs between tableau piles by count, then
+        ``stock``."""
+        moves: list[Move] = []
+        if not self.auto_remove:
+            moves += [
+                Move.cards(source, target, SUIT_LENGTH)
+                for source in TABLEAU
+                for target in FOUNDATIONS
+            ]
+        moves += [
+            Move.cards(source, target, count)
+            for source in TABLEAU
+            for target in TABLEAU
+            if target != source
+            for count in range(1, SUIT_LENGTH + 1)
+        ]
+        moves.append(Move.act("stock"))
+        return moves
+
     # -- applying a move -----------------------------------------------------------------------
 
     def perform(self, state: SpiderState, move: Move) -> tuple[SpiderState, list[Move]]:

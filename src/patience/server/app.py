@@ -23,6 +23,7 @@ HTTP (every answer is JSON; a refusal is ``{"error", "status"}`` with that statu
 * ``GET /api/tables/{id}/record``, ``GET /api/shared/{id}/record`` (``?format=text|json``): the
   record, as a download (the same for every table);
 * ``GET /api/tables/{id}/hint``: the hinter's move;
+* ``GET /api/lobby``: the ongoing shared tables their creators listed (``"listed": true``);
 * ``GET /api/stats?player=NAME``: statistics per game and options (the session's own by
   default; another's only if a claimed name shows them);
 * ``GET /api/rules/{game}``: the game's rules as HTML, ``{"html": ...}`` (404 if unknown);
@@ -413,6 +414,9 @@ def create_app(
         visitor = await visitor_of(request)
         return JSONResponse(await service.shared_tables(visitor.account_id))
 
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(await service.lobby())
+
     async def stats(request: Request) -> Response:
         visitor = await visitor_of(request)
         return JSONResponse(await sessions.stats(visitor, request.query_params.get("player")))
@@ -493,6 +497,7 @@ def create_app(
     def looking(dialect: Dialect) -> Any:
         async def look(request: Request) -> Response:
             table, seat = await viewer(request)
+            await service.ready(table)
             return JSONResponse(service.state(table, seat, dialect))
 
         return look
@@ -603,6 +608,7 @@ def create_app(
         Route("/api/player/login", login, methods=["POST"]),
         Route("/api/player/logout", logout, methods=["POST"]),
         Route("/api/stats", stats),
+        Route("/api/lobby", lobby),
         Route("/api/rules/{game}", rules, methods=["GET"]),
         Route("/api/replay", replay, methods=["POST"]),
         # tables

@@ -1,4 +1,10 @@
-"""The rules of each game as HTML, for the table page's "Rules" panel.
+"""The rules of each game as HTML, for the table pages' "Rules" panel.
+
+The panel is written for players: ``docs/rules/GAME.howto.md`` ("How to play", from RULES.md,
+with no source paths or command lines), then the game's settings in words, made from the
+catalogue (each option's label, its values, its default and what it does), so that they never
+disagree with the program. A game without a how-to file gets ``docs/rules/GAME.md``, the rules
+as implemented (for developers: options, rulings, the code's files).
 
 The rules as implemented are ``docs/rules/GAME.md`` in the repository. They are looked for in a
 ``rules`` folder inside the installed package first, then in the repository's ``docs/rules`` next
@@ -22,7 +28,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from ..games import UnknownGame, resolve_name
+from ..games import GAMES, UnknownGame, resolve_name
+from .catalogue import game_entry
 from .errors import CommandError
 
 __all__ = ["RulesBook", "default_rules_dirs", "render_markdown"]
@@ -60,6 +67,39 @@ def render_markdown(text: str) -> str:
     return html
 
 
+def _words(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def settings_markdown(game: str) -> str:
+    """The settings of ``game`` as a Markdown section for players: a table of each option's
+    label, the values it takes, its default and what it does (the catalogue's words)."""
+    options = game_entry(game)["options"]
+    title = GAMES[game].title
+    if not options:
+        return f"## Settings\n\n{title} has no settings: it is always played this way.\n"
+    rows = [
+        f"| {option['label']} | {option['allowed']} | {_words(option['default'])} | "
+        f"{option['help']} |"
+        for option in options
+    ]
+    return "\n".join(
+        [
+            "## Settings",
+            "",
+            "Chosen before a game (the tile's Settings on the start page, or when creating a "
+            "table); the standard rules are the defaults.",
+            "",
+            "| option | values | default | what it does |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
 class RulesBook:
     """Each game's rules rendered once and kept; ``dirs`` are searched in order."""
 
@@ -68,13 +108,19 @@ class RulesBook:
         self._html: dict[str, str] = {}
 
     def html(self, game: str) -> str:
-        """The rules of ``game`` (a name or alias) as HTML; an unknown game or a missing file is
-        a :class:`CommandError` (404) saying which."""
+        """The rules of ``game`` (a name or alias) as HTML for players: its "How to play" and
+        its settings, or the rules as implemented when it has no how-to file; an unknown game
+        or a missing file is a :class:`CommandError` (404) saying which."""
         try:
             name = resolve_name(game)
         except UnknownGame as error:
             raise CommandError(404, str(error)) from None
         if name not in self._html:
+            howto = self._find(f"{name}.howto")
+            if howto is not None:
+                text = howto.read_text(encoding="utf-8")
+                self._html[name] = render_markdown(f"{text}\n{settings_markdown(name)}")
+                return self._html[name]
             source = self._find(name)
             if source is None:
                 places = ", ".join(str(folder) for folder in self.dirs)

@@ -5,7 +5,8 @@ The HTTP routes and both websocket addresses (``/ws/tables/ID``, ``/ws/shared/ID
 people, applies commands, keeps tables in memory, rebuilds them from the store, lets bots play
 and stand in for absent people, and tells every connection its own seat's state.
 
-Commands (docs/web.md): ``move``, ``undo``, ``redo``, ``restart``, ``resign`` and ``autofinish``;
+Commands (docs/web.md): ``move``, ``undo``, ``redo``, ``restart``, ``resign``, ``autofinish`` and
+``autoplay`` (the solver's safe moves to the foundations);
 a table says which it takes (:attr:`Settings.commands`: a one-player table takes them all, a
 table of several players only moves). A command is tried on a copy of the game, the change is
 written to the store, and only then does the table take the copy and anybody hear of it: memory
@@ -42,6 +43,8 @@ from ..bots import BOTS
 from ..engine import Game, IllegalMove
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
+from ..scoring import scores
+from ..solve import SAFE_MOVE_GAMES, safe_moves
 from ..store import Account, SharedSeat, Store, StoreError, valid_player_name
 from . import snapshots
 from .catalogue import (
@@ -58,6 +61,7 @@ from .hints import HINTS_AT_ONCE, Hinter, HintGate
 from .http import read_message
 from .pools import Client, PoolLimits, WorkPool
 from .table import (
+    AUTOFINISH_LIMIT,
     COMMANDS,
     DEFAULT_ABSENCE,
     DEFAULT_STAND_IN,
@@ -73,8 +77,11 @@ from .table import (
     Seat,
     Table,
     autofinish_moves,
+    finish_possible,
     observe,
+    refusal_reason,
     replay_event,
+    seat_results,
     shared_settings,
     think,
     token_hash,
@@ -86,6 +93,7 @@ __all__ = [
     "SOCKETS_PER_CLIENT",
     "TABLES_IN_MEMORY",
     "TableService",
+    "autoplay_moves",
     "shared_catalogue",
 ]
 
@@ -119,6 +127,7 @@ POOLS: dict[str, PoolLimits] = {
     "replay": PoolLimits(workers=1, held=4, per_client=2, processes=True),
     "bots": PoolLimits(workers=2, processes=True),
     "passwords": PoolLimits(workers=1, held=8, per_client=1),
+    "finish": PoolLimits(workers=1),
 }
 #: What each pool's work is called in its refusals.
 POOL_WORK = {
@@ -128,6 +137,7 @@ POOL_WORK = {
     "replay": "record replays",
     "bots": "bot moves",
     "passwords": "password checks",
+    "finish": "automatic finishes worked out",
 }
 #: Websockets one client address may hold open at once (a page holds one per table): more are
 #: refused (close code 4429), so that one client cannot hold every connection of the server.
@@ -182,6 +192,33 @@ def _move_given(data: Mapping[str, Any]) -> str | Mapping[str, Any]:
     if isinstance(move, str) and len(move) > 200:
         raise CommandError(400, "a move's text has at most 200 characters")
     return move
+
+
+def autoplay_moves(game: Game) -> list[Move]:
+    """The solver's safe moves to the foundations from here (:func:`safe_moves`), except right
+    after a card came back from a foundation: the player took it down on purpose, and sending
+    it straight back up would undo his move."""
+    source = game.move_stack[-1].source if game.move_stack else None
+    if source is not None and source.startswith("f") and source[1:].isdigit():
+        return []
+    return safe_moves(game)
+
+
+def describe_seats(seats: list[SharedSeat]) -> list[dict[str, Any]]:
+    """A shared table's seats as a list shows them: a bot (its name), a person (his name) or
+    open."""
+    return [
+        {
+            "seat": seat.seat,
+            "kind": "bot"
+            if seat.bot is not None
+            else "person"
+            if seat.token_hash is not None
+            else "open",
+            "name": seat.bot if seat.bot is not None else seat.guest,
+        }
+        for seat in seats
+    ]
 
 
 # -- the service ------------------------------------------------------------------------------
@@ -502,6 +539,8 @@ class TableService:
             "outcome": view["outcome"],
             "last": seen.last,
             "moves": len(game.move_stack),
+            # The web app's scores (patience.scoring): Klondike's standard and Vegas, Spider's.
+            "scores": scores(game),
             "can_undo": "undo" in allowed and bool(game.move_stack),
             "can_redo": "redo" in allowed and game.can_redo(),
             "events": table.events,
@@ -509,8 +548,60 @@ class TableService:
             "elapsed": round(table.elapsed(now), 1),
             "can_autofinish": "autofinish" in allowed
             and seat == turn
-            and autofinish_moves(game) is not None,
+            and self._finish_moves(table) is not None,
+            # Whether this table makes the solver's safe moves to the foundations on request
+            # (docs/solving.md), and which ones there are now (the command autoplay makes them).
+            "has_safe_moves": "autoplay" in allowed and game.name in SAFE_MOVE_GAMES,
+            "safe_moves": [move.text() for move in self._safe_moves(table)]
+            if "autoplay" in allowed and seat == turn
+            else [],
         }
+
+    async def ready(self, table: Table) -> None:
+        """Work out, on the ``finish`` pool's thread, what a state shows that may take the
+        solver (:func:`autofinish_moves`: up to tens of milliseconds of search), once per
+        position, so that :meth:`state` only reads it and the event loop never waits on it."""
+        game = table.game
+        cached = table.finish
+        if "autofinish" not in table.settings.commands or (
+            cached is not None and cached[0] is game
+        ):
+            return
+        if not finish_possible(game):  # the common case, told at once
+            table.finish = (game, None)
+            return
+        # The table's game is never changed in place (a command works on a copy), so the
+        # worker reads it while the table goes on.
+        moves = await self.run("finish", None, autofinish_moves, game)
+        if table.game is game:
+            table.finish = (game, moves)
+
+    def _finish_moves(self, table: Table) -> list[Move] | None:
+        """:func:`autofinish_moves` of the table's game as :meth:`ready` worked it out; when
+        it has not yet, None for now, and it is worked out meanwhile (everybody is told if it
+        turns out to be there)."""
+        cached = table.finish
+        if cached is not None and cached[0] is table.game:
+            return cached[1]
+        if table.finishing is not table.game:
+            table.finishing = table.game
+            self.spawn(self._finish_later(table))
+        return None
+
+    async def _finish_later(self, table: Table) -> None:
+        game = table.game
+        try:
+            await self.ready(table)
+        except Exception:  # a failed search only leaves the button out
+            log.exception("the automatic finish of table %s could not be worked out", table.id)
+            return
+        cached = table.finish
+        if table.game is game and cached is not None and cached[1] is not None:
+            self.broadcast(table)
+
+    def _safe_moves(self, table: Table) -> list[Move]:
+        """:func:`autoplay_moves` of the table's game."""
+        return autoplay_moves(table.game)
 
     def message(self, table: Table, conn: Connection) -> dict[str, Any]:
         """The state message for a connection, in its dialect."""
@@ -546,6 +637,16 @@ class TableService:
         if seat is None:
             raise CommandError(403, "join a seat (or resume yours with its token) to play")
         move = _move_given(data) if kind == "move" else None
+        if isinstance(move, str) and move.strip().lower() == "resign" and kind == "move":
+            # Typed in a move box: giving up is a command of its own, not a move of the rules.
+            if "resign" not in table.settings.commands:
+                raise CommandError(422, "this table takes no resign: play on, or leave the table")
+            kind, move = "resign", None
+        autoplay = data.get("autoplay", False)
+        if not isinstance(autoplay, bool):
+            raise CommandError(400, "'autoplay' is true or false")
+        if autoplay and "autoplay" not in table.settings.commands:
+            raise CommandError(422, "this table takes no autoplay")
         before = table.events
         try:
             async with table.lock:
@@ -556,8 +657,14 @@ class TableService:
                     )
                 if kind == "autofinish":
                     await self._autofinish(table, seat)
+                elif kind == "autoplay":
+                    await self._autoplay(table, seat)
                 else:
                     await self._apply(table, seat, kind, move)
+                    if autoplay and kind == "move":
+                        await self._autoplay(table, seat)
+                # What the new state shows (the automatic finish), worked out before it is sent.
+                await self.ready(table)
         finally:
             if table.events != before:
                 self.broadcast(table)
@@ -581,10 +688,12 @@ class TableService:
             if kind == "move":
                 assert move is not None
                 if game.is_over():
-                    raise CommandError(422, "the game is over")
+                    raise CommandError(422, "the game is over", {"kind": "game_over"})
                 if game.current_player() != seat:
                     raise CommandError(
-                        422, f"it is not your turn: seat {game.current_player()} plays"
+                        422,
+                        f"it is not your turn: seat {game.current_player()} plays",
+                        {"kind": "not_your_turn", "turn": game.current_player()},
                     )
                 game.push(move)
                 text = game.move_stack[-1].text()
@@ -599,8 +708,13 @@ class TableService:
                     game.pop()
             else:
                 game.resign()
-        except (IllegalMove, MoveSyntaxError) as error:
-            raise CommandError(422, str(error)) from None
+        except IllegalMove as error:
+            reason = refusal_reason(table.game, seat, error) if kind == "move" else None
+            raise CommandError(422, str(error), reason) from None
+        except MoveSyntaxError as error:
+            raise CommandError(
+                422, str(error), {"kind": "unreadable_move", "cards": [], "why": str(error)}
+            ) from None
         await self._commit(table, game, seat, kind, text)
 
     async def _autofinish(self, table: Table, seat: int) -> None:
@@ -609,15 +723,31 @@ class TableService:
         foundation moves remain."""
         if table.game.current_player() != seat:
             raise CommandError(422, "it is not your turn")
-        moves = autofinish_moves(table.game)
+        await self.ready(table)
+        moves = self._finish_moves(table)
         if moves is None:
             raise CommandError(
                 422,
-                "no automatic finish yet: it needs every card face up, the stock and waste empty, "
-                "and every card able to go to the foundations by foundation moves alone",
+                "no automatic finish yet: it needs every card outside the stock and waste face "
+                "up, and a win that foundation moves alone make or that the solver proves",
             )
         for move in moves:
             await self._apply(table, seat, "move", move)
+
+    async def _autoplay(self, table: Table, seat: int) -> None:
+        """Play the solver's safe moves to the foundations (:meth:`_safe_moves`) one by one as
+        ``move`` commands, each stored and undoable like any move, until there is none; a safe
+        move that the repetition rule forbids ends it. Nothing to play is no error."""
+        if table.game.current_player() != seat:
+            raise CommandError(422, "it is not your turn")
+        for _ in range(AUTOFINISH_LIMIT):
+            moves = self._safe_moves(table)
+            if not moves:
+                return
+            for move in moves:
+                if not table.game.is_legal(move):
+                    return
+                await self._apply(table, seat, "move", move)
 
     async def _commit(
         self, table: Table, game: Game, seat: int, kind: str, text: str | None
@@ -637,6 +767,10 @@ class TableService:
                 reason=outcome.reason,
                 moves=len(game.move_stack),
                 score=outcome.score,
+                # A shared table's end: each seat's result, for its people's statistics.
+                seat_results=None
+                if table.settings.private
+                else seat_results(outcome, len(table.seats)),
             )
         except StoreError as error:
             # Another process stored an event first: memory is out of date.
@@ -1049,18 +1183,7 @@ class TableService:
                     "game": row.game,
                     "title": variant_title(row.game, row.options),
                     "options": row.options,
-                    "seats": [
-                        {
-                            "seat": seat.seat,
-                            "kind": "bot"
-                            if seat.bot is not None
-                            else "person"
-                            if seat.token_hash is not None
-                            else "open",
-                            "name": seat.bot if seat.bot is not None else seat.guest,
-                        }
-                        for seat in seats
-                    ],
+                    "seats": describe_seats(seats),
                     "result": row.result,
                     "listed": settings.get("listed") is True,
                     "mine": account is not None and row.owner == account,
@@ -1069,13 +1192,45 @@ class TableService:
             )
         return listed
 
+    async def lobby(self) -> dict[str, Any]:
+        """The lobby: the ongoing shared tables their creators chose to list, the newest first,
+        each with its game, heading, seats (bot, person or open) and how many are free."""
+        found = await self.offload(self.store.listed_tables)
+        tables = []
+        for row, seats in found:
+            try:
+                heading = table_heading(get_rules(row.game, row.options))
+            except ValueError:  # a game or option this server no longer knows
+                continue
+            described = describe_seats(seats)
+            tables.append(
+                {
+                    "table": row.id,
+                    "url": f"/table/{row.id}",
+                    "game": row.game,
+                    "title": variant_title(row.game, row.options),
+                    "heading": heading,
+                    "seats": described,
+                    "open": sum(seat["kind"] == "open" for seat in described),
+                    "bots": sum(seat["kind"] == "bot" for seat in described),
+                    "created": row.created,
+                }
+            )
+        return {"tables": tables}
+
     async def stats(self, account: Account | None, shown: str) -> dict[str, Any]:
         """An account's statistics (None: a session that owns nothing has none), one entry per
-        game and options, named by its title; ``shown`` is the name they are shown under."""
+        game and options, named by its title; ``shown`` is the name they are shown under. A
+        claimed name's include its ended shared tables."""
         found = (
             []
             if account is None
-            else await self.offload(self.store.account_stats, account.id, full_options)
+            else await self.offload(
+                self.store.account_stats,
+                account.id,
+                full_options,
+                claimed=account.display if account.claimed else None,
+            )
         )
         entries = [
             {**entry.to_json(), "title": variant_title(entry.game, entry.options)}

@@ -30,7 +30,9 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from ..games import get_rules
 from ..store import Account, Store, StoreError, name_key, valid_player_name
+from .catalogue import one_player_games
 from .errors import CommandError
 from .http import RateLimit
 from .service import TableService
@@ -127,7 +129,50 @@ class Visitor:
             "name": self.name,
             "claimed": account is not None and account.claimed,
             "show_stats": account is not None and account.show_stats,
+            "choices": {} if account is None else account.choices,
         }
+
+
+#: The longest scoring name a choice may give (the page's are "standard", "vegas", ...).
+MAX_SCORING = 20
+
+
+def checked_choices(data: object) -> dict[str, Any]:
+    """What a player chose to play games with, checked: ``{GAME: {"options": {NAME: VALUE},
+    "winnable": bool, "scoring": str}}`` for one-player games, the options as the game
+    accepts them (a :class:`CommandError` (400) saying what is wrong otherwise). The scoring is
+    the web app's setting, not the rules': any short word is kept, and the page ignores one it
+    does not know."""
+    if not isinstance(data, dict):
+        raise CommandError(400, "'choices' is an object: {GAME: {options, winnable, scoring}}")
+    games = one_player_games()
+    checked: dict[str, Any] = {}
+    for game, choice in data.items():
+        if game not in games:
+            raise CommandError(400, f"'choices': {game!r} is not a one-player game: {games}")
+        if not isinstance(choice, dict) or not set(choice) <= {"options", "winnable", "scoring"}:
+            raise CommandError(
+                400, f"'choices'.{game} is an object of 'options', 'winnable' and 'scoring'"
+            )
+        options = choice.get("options", {})
+        if not isinstance(options, dict) or not all(
+            isinstance(value, str | int | bool) for value in options.values()
+        ):
+            raise CommandError(400, f"'choices'.{game}.options is an object of option values")
+        try:
+            get_rules(game, options)
+        except ValueError as error:
+            raise CommandError(400, f"'choices'.{game}.options: {error}") from None
+        winnable = choice.get("winnable", False)
+        scoring = choice.get("scoring")
+        if not isinstance(winnable, bool):
+            raise CommandError(400, f"'choices'.{game}.winnable is true or false")
+        if scoring is not None and (
+            not isinstance(scoring, str) or not re.fullmatch(f"[a-z]{{1,{MAX_SCORING}}}", scoring)
+        ):
+            raise CommandError(400, f"'choices'.{game}.scoring is a short word, as 'vegas'")
+        checked[game] = {"options": options, "winnable": winnable, "scoring": scoring}
+    return checked
 
 
 class Sessions:
@@ -201,11 +246,17 @@ class Sessions:
     # -- names and settings ----------------------------------------------------------------
 
     async def set_player(self, visitor: Visitor, data: object) -> Visitor:
-        """``POST /api/player {"name", "show_stats"}`` (either or both): the name the session
-        is shown as (a claimed name only in another spelling or case of itself; nobody else's
-        claimed name) and whether others may see its statistics."""
-        if not isinstance(data, dict) or not ({"name", "show_stats"} & data.keys()):
-            raise CommandError(400, 'send {"name": "..."} or {"show_stats": true or false}')
+        """``POST /api/player {"name", "show_stats", "choices"}`` (any of them): the name the
+        session is shown as (a claimed name only in another spelling or case of itself; nobody
+        else's claimed name), whether others may see its statistics, and what it last chose to
+        play games with (:func:`checked_choices`)."""
+        if not isinstance(data, dict) or not ({"name", "show_stats", "choices"} & data.keys()):
+            raise CommandError(
+                400,
+                'send {"name": "..."}, {"show_stats": true or false} or '
+                '{"choices": {GAME: {"options", "winnable", "scoring"}}}',
+            )
+        choices = checked_choices(data["choices"]) if "choices" in data else None
         name = None
         if "name" in data:
             try:
@@ -226,10 +277,15 @@ class Sessions:
                     if visitor.account.claimed
                     else f"{name} is a claimed name: log in with its password, or choose another",
                 )
-        return await self._update(visitor, display=name, show_stats=show)
+        return await self._update(visitor, display=name, show_stats=show, choices=choices)
 
     async def _update(
-        self, visitor: Visitor, *, display: str | None = None, show_stats: bool | None = None
+        self,
+        visitor: Visitor,
+        *,
+        display: str | None = None,
+        show_stats: bool | None = None,
+        choices: dict[str, Any] | None = None,
     ) -> Visitor:
         assert visitor.account is not None
         try:
@@ -238,6 +294,7 @@ class Sessions:
                 visitor.account.id,
                 display=display,
                 show_stats=show_stats,
+                choices=choices,
             )
         except StoreError as error:
             raise CommandError(409, str(error)) from None

@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import SPECTATOR, Game, Rules, ViewJSON
+from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, ViewJSON
 from ..games import get_rules, resolve_name
 from ..moves import Move
 from ..store import Event
@@ -35,6 +35,7 @@ from .catalogue import one_player_games, shared_games
 from .errors import CommandError
 
 __all__ = [
+    "AUTOFINISH_LIMIT",
     "COMMANDS",
     "DEFAULT_ABSENCE",
     "DEFAULT_STAND_IN",
@@ -52,8 +53,11 @@ __all__ = [
     "Settings",
     "Table",
     "autofinish_moves",
+    "finish_possible",
     "observe",
+    "refusal_reason",
     "replay_event",
+    "seat_results",
     "shared_request",
     "shared_settings",
     "solo_request",
@@ -62,7 +66,7 @@ __all__ = [
 ]
 
 #: Every command a table may take; ``move`` carries the move (text or JSON form).
-COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish")
+COMMANDS = ("move", "undo", "redo", "restart", "resign", "autofinish", "autoplay")
 #: The most events a table's log may hold: a command beyond it is refused (413) before any work,
 #: so that rebuilding a table replays at most this many events.
 MAX_EVENTS = 10_000
@@ -78,6 +82,10 @@ OPEN_SEATS = ("open", "human")
 STOCK_PILES = ("stock", "waste")
 #: More foundation moves than any game's pack has cards: a bound on the automatic finish.
 AUTOFINISH_LIMIT = 1000
+#: The solver's node budget for proving that a position with nothing hidden is won (the
+#: automatic finish when foundation moves alone do not do it): such positions are small
+#: searches, and a table's state is worked out while the table waits.
+FINISH_NODES = 20_000
 
 
 def token_hash(token: str) -> str:
@@ -158,6 +166,19 @@ class Settings:
 
 #: A one-player table's settings.
 SOLO = Settings(commands=frozenset(COMMANDS), private=True, stand_in=None)
+
+
+def seat_results(outcome: Outcome, seats: int) -> list[str] | None:
+    """Each seat's result of a finished game of ``seats`` seats ("won", "lost" or "draw"), for
+    the statistics; None while it goes on. A game that scores sides (Leopard of four: the
+    outcome's ``scores`` has fewer entries than seats) names a side as the winner: seat ``s``
+    is of side ``s % sides``."""
+    if outcome.result == "ongoing":
+        return None
+    if outcome.result == "draw" or outcome.winner is None:
+        return ["draw" if outcome.result == "draw" else str(outcome.result)] * seats
+    sides = len(outcome.scores) if outcome.scores else seats
+    return ["won" if seat % sides == outcome.winner else "lost" for seat in range(seats)]
 
 
 def shared_settings(stored: Mapping[str, Any]) -> Settings:
@@ -282,6 +303,11 @@ class Table:
     #: The account the table belongs to (a one-player table's player, a shared table's
     #: creator; None: a table stored before sessions, that nobody has taken over).
     owner: int | None = None
+    #: The automatic finish worked out for a game (the game object itself, and its moves or
+    #: None): worked out once per position (:meth:`TableService.state` asks for every state).
+    finish: tuple[Game, list[Move] | None] | None = field(default=None, repr=False)
+    #: The game whose automatic finish is being worked out, if any.
+    finishing: Game | None = field(default=None, repr=False)
 
     # -- who sits where
 
@@ -396,22 +422,37 @@ def _is_foundation(pile: str | None) -> bool:
     return pile is not None and pile.startswith("f") and pile[1:].isdigit()
 
 
-def autofinish_moves(game: Game) -> list[Move] | None:
-    """The foundation moves that win the game from here, when only such moves are needed; else
-    None.
-
-    Offered for any game when no card anywhere is face down, the stock and waste (if the game has
-    them) are empty, and making legal moves to foundations (f1, f2, ...) only, the first
-    candidate each time, ends in a win. The game itself is not touched: the moves are tried on
-    copies of its state.
-    """
+def finish_possible(game: Game) -> bool:
+    """Whether :func:`autofinish_moves` may find a finish: the game goes on and nothing is
+    hidden from the player (quick to tell, unlike the finish itself)."""
     if game.outcome().is_over:
+        return False
+    view = game.view(0)
+    # The stock's cards count as known once the player has been through it (a pass made).
+    seen = STOCK_PILES if getattr(game.state, "redeals", 0) > 0 else ("waste",)
+    return not any(
+        name not in seen and any(card is None for card in (*pile["down"], *pile["up"]))
+        for name, pile in view["piles"].items()
+    )
+
+
+def autofinish_moves(game: Game) -> list[Move] | None:
+    """The moves that win the game from here when the player has nothing left to find out;
+    else None.
+
+    Offered for any one-player game when nothing is hidden from the player (no card face down
+    or covered in a squared pile, the waste apart; the stock's cards count as seen once the
+    player has turned the waste over), and either making legal moves to foundations (f1, f2,
+    ...) only, the first candidate each time, ends in a win (the stock and waste, if the game
+    has them, being empty), or, in a game of hidden cards, the solver proves a win within
+    :data:`FINISH_NODES` nodes (its moves, the stock's turns included). The game itself is not
+    touched.
+    """
+    if not finish_possible(game):
         return None
     rules, state = game.rules, game.state
-    if any(state.down.get(name, 0) for name in state.piles):
-        return None
     if any(state.piles.get(name) for name in STOCK_PILES):
-        return None
+        return _solved_finish(game)
     moves: list[Move] = []
     while rules.finished(state) is None and len(moves) < AUTOFINISH_LIMIT:
         move = next(
@@ -427,7 +468,72 @@ def autofinish_moves(game: Game) -> list[Move] | None:
         state, _ = rules.perform(state, move)
         moves.append(move)
     outcome = rules.finished(state)
-    return moves if outcome is not None and outcome.result == "won" else None
+    if outcome is not None and outcome.result == "won":
+        return moves
+    return _solved_finish(game)
+
+
+def _hidden_cards(game: Game) -> bool:
+    """True if ``game``'s rules deal cards the player cannot see outside the stock and waste
+    (face down, or covered in a squared pile): a game of hidden cards, where the last hidden
+    card turned up is what leaves only the mechanical part. Read from a deal of the same rules
+    (deal 1), so that a game set up from a position counts as its rules do."""
+    start = Game.create(game.rules, deal=1)
+    return any(
+        card is None
+        for name, pile in start.view(0)["piles"].items()
+        if name not in STOCK_PILES
+        for card in (*pile["down"], *pile["up"])
+    )
+
+
+def _solved_finish(game: Game) -> list[Move] | None:
+    """The solver's winning moves from here within :data:`FINISH_NODES` nodes, or None. Only
+    in games of hidden cards: in a game dealt all face up (Accordion, Napoleon at St Helena's
+    columns) the solver would play the whole puzzle for the player."""
+    # Imported here: the solver is a large package that only this needs at this level.
+    from ..solve import SolverError, Verdict, solve
+
+    if game.rules.players != 1 or not _hidden_cards(game):
+        return None
+    try:
+        solution = solve(game, nodes=FINISH_NODES)
+    except (SolverError, ValueError):
+        return None
+    return list(solution.moves) if solution.result is Verdict.WON and solution.moves else None
+
+
+def refusal_reason(game: Game, seat: int, error: IllegalMove) -> dict[str, Any]:
+    """A refused move as data for a page to put in words (docs/web.md, "Errors"): ``kind``
+    (``illegal_move``, or ``unreadable_move`` for text that is no move), ``move`` (its text),
+    ``from`` and ``to`` (the piles of a card move), ``card`` (the lowest card that would move)
+    and ``onto`` (the card it would go on), each null unless the seat sees it face up (never a
+    hidden card), ``cards`` (those of the two that are known), and ``why`` (the rules' reason,
+    in the notation's words)."""
+    move = error.move if isinstance(error.move, Move) else None
+    reason: dict[str, Any] = {
+        "kind": "illegal_move" if error.move is not None else "unreadable_move",
+        "move": move.text() if move is not None else error.move,
+        "cards": [],
+        "why": error.reason,
+    }
+    if move is None or move.is_action or move.source is None or move.target is None:
+        return reason
+    reason["from"], reason["to"] = move.source, move.target
+    piles = game.view(seat)["piles"]
+    source, target = piles.get(move.source), piles.get(move.target)
+    card = onto = None
+    if source is not None:
+        seen = [*source["down"], *source["up"]]
+        if 1 <= move.count <= len(seen) and seen[-move.count] is not None:
+            card = str(seen[-move.count])
+    if target is not None:
+        seen = [*target["down"], *target["up"]]
+        if seen and seen[-1] is not None:
+            onto = str(seen[-1])
+    reason["card"], reason["onto"] = card, onto
+    reason["cards"] = [known for known in (card, onto) if known is not None]
+    return reason
 
 
 def think(bot: Bot, view: Mapping[str, Any]) -> tuple[Move, Bot]:

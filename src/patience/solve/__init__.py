@@ -44,6 +44,7 @@ __all__ = [
     "ADAPTERS",
     "CORE_SOLVER_VERSIONS",
     "ENGINES",
+    "SAFE_MOVE_GAMES",
     "SOLVER_VERSIONS",
     "Budget",
     "Hint",
@@ -53,6 +54,7 @@ __all__ = [
     "adapter_for",
     "default_engine",
     "hint",
+    "safe_moves",
     "solve",
     "solve_state",
     "solver_version",
@@ -180,6 +182,29 @@ def adapter_for(rules: Rules[Any], generic: bool = False) -> _Bound:
     if not generic and rules.name in ADAPTERS:
         return ADAPTERS[rules.name](rules)
     return _generic(rules)
+
+
+#: The games whose solver has a proved rule of safe moves to the foundations that reads only
+#: what the player sees (docs/solving.md: Klondike's rule 4, Canfield's rule 5, Napoleon's rule
+#: 3): such a move never costs a win. Leoni's Own's safe plays are left out, since they look at
+#: the squared piles' covered cards, and Spider's suits go up by themselves already.
+SAFE_MOVE_GAMES = ("klondike", "canfield", "napoleon")
+
+
+def safe_moves(game: Game) -> list[Move]:
+    """The safe moves to the foundations that the solver would make from here, first to last
+    (empty when there is none, the game is over, or its solver has no such rule): a web page's
+    automatic moves. The game is not touched; each move is legal in turn unless the repetition
+    rule forbids it, which :meth:`Game.push` then says."""
+    if game.name not in SAFE_MOVE_GAMES or game.outcome().is_over:
+        return []
+    bound = ADAPTERS[game.name](game.rules)
+    node = bound.node(game.state)
+    found = bound.adapter.safe_step(node)
+    if found is None:
+        return []
+    moves: list[Move] = bound.adapter.moves(node, found[0])
+    return moves
 
 
 def _history(game: Game) -> list[State]:

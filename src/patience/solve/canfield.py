@@ -528,20 +528,29 @@ class CanfieldAdapter(Adapter[CanfieldNode, Step]):
                     changed = True
         return height
 
+    def safe_step(self, node: CanfieldNode) -> Child | None:
+        """The safe move to a foundation of rule 5 (docs/solving.md), if there is one: a tableau
+        pile's top card or the reserve's top card that nothing will ever be built on again."""
+        tab, found, rel, reserve = node.tab, node.found, self.rel, node.reserve
+        for index, pile in enumerate(tab):
+            if pile:
+                card = pile[-1]
+                if found[card // 13] == rel[card] and self._safe(card, found):
+                    return self._tableau_to_foundation(node, index)
+        if reserve:
+            card = reserve[-1]
+            if found[card // 13] == rel[card] and self._safe(card, found):
+                return self._reserve_move(node, -1)
+        return None
+
     def steps(self, node: CanfieldNode, dominance: bool) -> list[Child]:
         tab, found, rel, reserve = node.tab, node.found, self.rel, node.reserve
         if dominance and reserve and self._dead(node):
             return []
         if dominance:
-            for index, pile in enumerate(tab):
-                if pile:
-                    card = pile[-1]
-                    if found[card // 13] == rel[card] and self._safe(card, found):
-                        return [self._tableau_to_foundation(node, index)]
-            if reserve:
-                card = reserve[-1]
-                if found[card // 13] == rel[card] and self._safe(card, found):
-                    return [self._reserve_move(node, -1)]
+            safe = self.safe_step(node)
+            if safe is not None:
+                return [safe]
 
         to_foundation: list[Child] = []
         from_reserve: list[Child] = []

@@ -261,19 +261,29 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
                 reach.append((size, tuple(actions), (*trail, size), node.redeals + 1))
         return reach
 
+    def safe_step(self, node: KlondikeNode) -> tuple[Step, KlondikeNode] | None:
+        """The safe move to a foundation of rule 4 (docs/solving.md), if there is one: a tableau
+        top card (or, with ``draw=1``, the waste top) that no winning line needs elsewhere."""
+        tab, down, found = node.tab, node.down, node.found
+        rank_of, suit_of = _RANK, _SUIT
+        for index, pile in enumerate(tab):
+            if len(pile) > down[index]:
+                card = pile[-1]
+                if found[suit_of[card]] == rank_of[card] - 1 and self._safe(card, found):
+                    return self._tableau_to_foundation(node, index)
+        if self.draw == 1 and node.w:
+            card = node.order[node.w - 1]
+            if found[suit_of[card]] == rank_of[card] - 1 and self._safe(card, found):
+                return self._waste_to_foundation(node, node.w, (), (), node.redeals)
+        return None
+
     def steps(self, node: KlondikeNode, dominance: bool) -> list[tuple[Step, KlondikeNode]]:
         tab, down, found = node.tab, node.down, node.found
         rank_of, suit_of = _RANK, _SUIT
         if dominance:
-            for index, pile in enumerate(tab):
-                if len(pile) > down[index]:
-                    card = pile[-1]
-                    if found[suit_of[card]] == rank_of[card] - 1 and self._safe(card, found):
-                        return [self._tableau_to_foundation(node, index)]
-            if self.draw == 1 and node.w:
-                card = node.order[node.w - 1]
-                if found[suit_of[card]] == rank_of[card] - 1 and self._safe(card, found):
-                    return [self._waste_to_foundation(node, node.w, (), (), node.redeals)]
+            safe = self.safe_step(node)
+            if safe is not None:
+                return [safe]
 
         to_foundation: list[tuple[Step, KlondikeNode]] = []
         uncovering: list[tuple[int, int, tuple[Step, KlondikeNode]]] = []

@@ -260,18 +260,26 @@ class NapoleonAdapter(Adapter[NapoleonNode, Step]):
                 return source, COLUMNS + index
         return None
 
+    def safe_step(self, node: NapoleonNode) -> tuple[Step, NapoleonNode] | None:
+        """The safe moves to a foundation of rule 3 (docs/solving.md), one after the other as
+        long as there is one, as one step; None when there is none."""
+        plays: list[tuple[int, int]] = []
+        child = node
+        while True:
+            safe = self._safe(child)
+            if safe is None:
+                break
+            plays.append(safe)
+            child = self._move(child, *safe)
+        if not plays:
+            return None
+        return (CHAIN, 0, 0, tuple(plays)), child
+
     def steps(self, node: NapoleonNode, dominance: bool) -> list[tuple[Step, NapoleonNode]]:
         if dominance:
-            plays: list[tuple[int, int]] = []
-            child = node
-            while True:
-                safe = self._safe(child)
-                if safe is None:
-                    break
-                plays.append(safe)
-                child = self._move(child, *safe)
-            if plays:
-                return [((CHAIN, 0, 0, tuple(plays)), child)]
+            safe = self.safe_step(node)
+            if safe is not None:
+                return [safe]
 
         cols = node.cols
         found = node.found

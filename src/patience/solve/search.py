@@ -130,6 +130,11 @@ class Adapter(Generic[N, T]):
     #: :func:`staged_beam` ends a stage after this many layers without a better score.
     beam_patience: int = 10
 
+    def safe_step(self, node: N) -> tuple[T, N] | None:
+        """The step of the adapter's proved safe moves to the foundations when one exists
+        here (docs/solving.md), else None; adapters without such a rule have none."""
+        return None
+
     def reorder(
         self, node: N, canon: Hashable, steps: list[tuple[T, N]], restart: int
     ) -> list[tuple[T, N]]:

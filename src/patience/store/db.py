@@ -12,7 +12,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,6 +156,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     """,
     # 5: sessions and claimed names (_sessions_step).
     _sessions_step,
+    # 6: what an account last chose to play each one-player game with (the web app's start
+    # page): {game: {"options": {...}, "winnable": bool, "scoring": str}}, as JSON.
+    """
+    ALTER TABLE accounts ADD COLUMN choices TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -235,6 +240,8 @@ class Account:
     key: str | None = None
     password: str | None = None
     show_stats: bool = False
+    #: What it last chose to play each one-player game with (the start page's settings).
+    choices: dict[str, Any] = field(default_factory=dict)
 
     @property
     def claimed(self) -> bool:
@@ -483,10 +490,14 @@ class Store:
         reason: str,
         moves: int,
         score: int | None = None,
+        seat_results: Sequence[str] | None = None,
     ) -> float | None:
         """Store event number ``seq`` of a table and how the table stands after it, in one
         committed transaction. ``seq`` must be the next number: an event computed from a stale
         copy of the table is refused (:class:`StoreError`) and nothing is written.
+        ``seat_results`` (a table of several players that has ended: "won", "lost" or "draw"
+        per seat) is kept in the table's settings JSON as ``results``, for the statistics of
+        the people who sat there (no new column: the settings are that table's own JSON).
 
         Returns the table's finishing time as stored (None while the game goes on), so that the
         table in memory shows the same time as the statistics will."""
@@ -519,6 +530,12 @@ class Store:
                 "score = ? WHERE id = ?",
                 (now, result, reason, finished, moves, score, table_id),
             )
+            if seat_results is not None:
+                db.execute(
+                    "UPDATE tables SET shared = json_set(shared, '$.results', json(?)) "
+                    "WHERE id = ? AND shared IS NOT NULL",
+                    (json.dumps(list(seat_results)), table_id),
+                )
         return None if finished is None else float(finished)
 
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
@@ -617,6 +634,18 @@ class Store:
             )
             return cursor.rowcount == 1
 
+    def listed_tables(self, limit: int = 50) -> list[tuple[TableRow, list[SharedSeat]]]:
+        """The ongoing tables of several players their creators chose to list in the lobby
+        (``"listed": true`` in their settings), the newest first, with their seats."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE shared IS NOT NULL AND result = 'ongoing' "
+                "AND json_extract(shared, '$.listed') = 1 ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        found = ((self.table(str(row["id"])), self.shared_seats(str(row["id"]))) for row in rows)
+        return [(table, seats) for table, seats in found if table is not None]
+
     def tables_of(self, player: str, *, ongoing: bool = False, limit: int = 20) -> list[TableRow]:
         """The one-player tables stored under a player's name (before sessions, or by
         :meth:`create_table` without an owner), the most recently played first (only ongoing
@@ -711,10 +740,16 @@ class Store:
         return None if row is None else _account(row)
 
     def update_account(
-        self, account: int, *, display: str | None = None, show_stats: bool | None = None
+        self,
+        account: int,
+        *,
+        display: str | None = None,
+        show_stats: bool | None = None,
+        choices: Mapping[str, Any] | None = None,
     ) -> Account:
         """Change an account's name as shown (the same name, for a claimed one: refused
-        otherwise) or its statistics setting; the account as it now is."""
+        otherwise), its statistics setting, or its choices (``choices``: per game, replacing
+        that game's, the other games' kept); the account as it now is."""
         with self._transaction() as db:
             row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
             if row is None:
@@ -730,6 +765,11 @@ class Store:
             if show_stats is not None:
                 db.execute(
                     "UPDATE accounts SET show_stats = ? WHERE id = ?", (int(show_stats), account)
+                )
+            if choices is not None:
+                merged = {**json.loads(row["choices"]), **choices}
+                db.execute(
+                    "UPDATE accounts SET choices = ? WHERE id = ?", (json.dumps(merged), account)
                 )
             row = db.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
         return _account(row)
@@ -857,7 +897,8 @@ class Store:
         canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None = None,
     ) -> list[GameStats]:
         """``player``'s statistics for each game and set of options they have played, by game
-        name then options.
+        name then options: his one-player tables, and the ended tables of several players where
+        a person of that name (``seats.guest``, any case) held a seat, with that seat's result.
 
         ``canonical(game, options)`` gives the options a stored table counts under (the server
         fills in the defaults, so that a table stored before an option existed counts with the
@@ -871,14 +912,20 @@ class Store:
                 "ORDER BY t.game, t.created, t.rowid",
                 (player,),
             ).fetchall()
-        return _stats_of(rows, canonical)
+        return _stats_of([*map(dict, rows), *self._shared_results(player)], canonical)
 
     def account_stats(
         self,
         account: int,
         canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None = None,
+        *,
+        claimed: str | None = None,
     ) -> list[GameStats]:
-        """An account's statistics, as :meth:`stats` counts them: its one-player tables."""
+        """An account's statistics, as :meth:`stats` counts them: its one-player tables, and
+        with ``claimed`` (the account's claimed name) the ended tables of several players where
+        a person of that name (compared by :func:`name_key`) held a seat, with that seat's
+        result. Only a claimed name counts there: nobody else can sit under it, while anybody
+        may take an unclaimed name at a shared table."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT t.game, t.options, t.result, t.created, t.finished, t.moves FROM tables t "
@@ -887,15 +934,43 @@ class Store:
                 "ORDER BY t.game, t.created, t.rowid",
                 (account,),
             ).fetchall()
-        return _stats_of(rows, canonical)
+        played: list[dict[str, Any]] = [dict(row) for row in rows]
+        if claimed is not None:
+            played.extend(self._shared_results(claimed))
+        return _stats_of(played, canonical)
+
+    def _shared_results(self, name: str) -> list[dict[str, Any]]:
+        """The ended tables of several players where a person of ``name`` (compared by
+        :func:`name_key`) held a seat, each with that seat's result (kept when the game ended:
+        :meth:`append_event`'s ``seat_results``) and no move count (the moves of a shared table
+        are everybody's)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT t.game, t.options, t.created, t.finished, s.seat, s.guest, "
+                "json_extract(t.shared, '$.results') AS results FROM tables t "
+                "JOIN seats s ON s.table_id = t.id WHERE t.shared IS NOT NULL "
+                "AND s.guest IS NOT NULL AND s.token_hash IS NOT NULL "
+                "AND json_extract(t.shared, '$.results') IS NOT NULL"
+            ).fetchall()
+        key = name_key(name)
+        found = []
+        for row in rows:
+            results = json.loads(row["results"])
+            seat = int(row["seat"])
+            if name_key(str(row["guest"])) != key:
+                continue
+            if isinstance(results, list) and 0 <= seat < len(results):
+                found.append({**dict(row), "result": str(results[seat]), "moves": None})
+        return found
 
 
 def _stats_of(
-    rows: Sequence[sqlite3.Row],
+    rows: Sequence[Mapping[str, Any]],
     canonical: Callable[[str, dict[str, OptionValue]], dict[str, OptionValue]] | None,
 ) -> list[GameStats]:
-    """Statistics per game and options of the tables ``rows``, by game name then options."""
-    groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
+    """Statistics per game and options of the tables ``rows``, by game name then options; the
+    tables of each in the order they were started."""
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for row in rows:
         game = str(row["game"])
         options = json.loads(row["options"])
@@ -904,11 +979,14 @@ def _stats_of(
         key = json.dumps(options, sort_keys=True, separators=(",", ":"))
         groups.setdefault((game, key), []).append(row)
     return [
-        _game_stats(game, json.loads(key), tables) for (game, key), tables in sorted(groups.items())
+        _game_stats(game, json.loads(key), sorted(tables, key=lambda row: row["created"]))
+        for (game, key), tables in sorted(groups.items())
     ]
 
 
-def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3.Row]) -> GameStats:
+def _game_stats(
+    game: str, options: dict[str, OptionValue], tables: Sequence[Mapping[str, Any]]
+) -> GameStats:
     won = [row for row in tables if row["result"] == "won"]
     streak = best = 0
     for index, row in enumerate(tables):
@@ -927,7 +1005,9 @@ def _game_stats(game: str, options: dict[str, OptionValue], tables: list[sqlite3
         current_streak=streak,
         best_streak=best,
         best_seconds=min((row["finished"] - row["created"] for row in won), default=None),
-        best_moves=min((int(row["moves"]) for row in won), default=None),
+        best_moves=min(
+            (int(row["moves"]) for row in won if row["moves"] is not None), default=None
+        ),
     )
 
 
@@ -938,6 +1018,7 @@ def _account(row: sqlite3.Row) -> Account:
         key=row["name_key"],
         password=row["password"],
         show_stats=bool(row["show_stats"]),
+        choices=json.loads(row["choices"]),
     )
 
 

@@ -2,10 +2,12 @@
 // ApiError carrying the server's message and, for refused commands, the table's state.
 
 export class ApiError extends Error {
-  constructor(status, message, state) {
+  constructor(status, message, state, reason) {
     super(message);
     this.status = status;
     this.state = state ?? null;
+    // What was refused, which cards and why, as data (docs/web.md, "Errors"), or null.
+    this.reason = reason ?? null;
   }
 }
 
@@ -23,7 +25,8 @@ async function request(method, url, body, contentType = "application/json") {
     throw new ApiError(response.status, `the server answered ${response.status}`);
   }
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error ?? `error ${response.status}`, data?.state);
+    throw new ApiError(response.status, data?.error ?? `error ${response.status}`, data?.state,
+      data?.reason);
   }
   return data;
 }

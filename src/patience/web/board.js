@@ -94,6 +94,15 @@ export function drawBoard(svg, game, view, options = {}) {
         node.classList.add("selected");
       }
       group.appendChild(node);
+      if (pos.stack) {
+        // Face-down cards too many to fan readably: one stack, with their number on it.
+        node.classList.add("stack");
+        node.dataset.stack = String(pos.stack);
+        const size = Math.min(layout.countFont, slot.stackStep - 6);
+        const number = el("text", { class: "stack-count", x: CARD_W / 2, y: size + 2,
+          "text-anchor": "middle", "font-size": size, "aria-hidden": "true" }, node);
+        number.textContent = `${pos.stack}`;
+      }
     }
     const total = pile.down.length + pile.up.length;
     if (slot.mode === "squared" && total > 1) {

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { GAP, MARGIN, cardPositions } from "./layout.js";
 
 const PREFIXES = ["a", "b"];
+const DRAG_THRESHOLD = 6; // pixels a pointer moves before a press becomes a drag (as table.js)
 const ACTION_LABELS = {
   stock: "Turn a card", recycle: "Turn the waste over", pass: "Pass",
   stop: "Stop!", "let-pass": "Let it pass",
@@ -332,14 +333,22 @@ export function renderDoubleSolitaire(container, state, page) {
       const card = pos.faceUp ? pos.card : null;
       const c = drawCard(card, pos.x, pos.y, layout.index);
       c.setAttribute("data-pile", name);
+      c.setAttribute("data-index", String(pos.index));
       if (card) c.setAttribute("data-card", card);
       const count = total - pos.index;
       if (card && movableFrom.has(name)) {
         c.classList.add("movable");
         if (select && select.pile === name && select.count === count) c.classList.add("selected");
       }
+      if (card && movableFrom.has(name)) {
+        c.addEventListener("pointerdown", (event) => pressed(event, name, pos.index, count));
+      }
       c.addEventListener("click", (event) => {
         event.stopPropagation();
+        if (dragged) {
+          dragged = false;
+          return;
+        }
         if (select && select.pile !== name && tryMove(name)) return;
         if (!card && name.endsWith("stock")) {
           const move = legal.find((m) => m.action === "stock");
@@ -364,5 +373,71 @@ export function renderDoubleSolitaire(container, state, page) {
       text.textContent = String(total);
     }
   }
+  // -- dragging, as the one-player page does (table.js): a press on a movable card that moves
+  // past a few pixels picks up the card and those on it; they follow the pointer, and where
+  // they are let go the move is made if it is legal (else they go back).
+  let press = null;
+  let dragged = false; // the click that ends a drag is not a click on a card
+  const svgPoint = (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    return point.matrixTransform(svg.getScreenCTM().inverse());
+  };
+  const pileAt = (point) => Object.entries(layout.slots).find(([, slot]) =>
+    point.x >= slot.x && point.x <= slot.x + CARD_W && point.y >= slot.y
+    && point.y <= Math.max(slot.bottom ?? 0, slot.y + CARD_H))?.[0] ?? null;
+  function pressed(event, pile, index, count) {
+    if (event.button !== 0) return;
+    press = { id: event.pointerId, x: event.clientX, y: event.clientY, pile, index, count,
+      dragging: false };
+  }
+  svg.addEventListener("pointermove", (event) => {
+    if (!press || press.id !== event.pointerId) return;
+    if (!press.dragging) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_THRESHOLD) return;
+      press.dragging = true;
+      page.dragging = true;
+      press.origin = svgPoint(event);
+      press.nodes = [...svg.querySelectorAll(`.card[data-pile="${press.pile}"]`)]
+        .filter((node) => Number(node.dataset.index) >= press.index);
+      press.starts = press.nodes.map((node) => node.getAttribute("transform") ?? "");
+      const layer = el("g", { class: "dragging" }, svg);
+      for (const node of press.nodes) layer.appendChild(node);
+      svg.setPointerCapture?.(event.pointerId);
+    }
+    const point = svgPoint(event);
+    const dx = point.x - press.origin.x;
+    const dy = point.y - press.origin.y;
+    press.nodes.forEach((node, i) => {
+      node.setAttribute("transform", `translate(${dx} ${dy}) ${press.starts[i]}`);
+    });
+  });
+  const release = (event, drop) => {
+    const done = press;
+    press = null;
+    if (!done || done.id !== event.pointerId || !done.dragging) return;
+    dragged = true;
+    setTimeout(() => { dragged = false; }, 0); // a click follows at once, or never
+    page.dragging = false;
+    const target = drop ? pileAt(svgPoint(event)) : null;
+    const moves = target && target !== done.pile
+      ? cardMoves.filter((m) => m.from === done.pile && m.to === target) : [];
+    const move = moves.find((m) => m.count === done.count) ?? (moves.length === 1 ? moves[0] : null);
+    page.selection = null;
+    if (move) {
+      // The cards stay where they were let go until the table's new state draws them.
+      page.send(move);
+      if (page.redraw) page.show(page.state);
+      return;
+    }
+    if (target && target !== done.pile) {
+      page.say(`${done.pile} to ${target} is not a legal move now.`, true);
+    }
+    page.show(page.state); // the cards go back (or the table as it now stands)
+  };
+  svg.addEventListener("pointerup", (event) => release(event, true));
+  svg.addEventListener("pointercancel", (event) => release(event, false));
+
   for (const [name, slot] of Object.entries(layout.slots)) drawPile(name, slot);
 }

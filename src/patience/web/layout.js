@@ -108,7 +108,6 @@ function generic(view) {
 }
 
 const DOWN_STEP = 14; // a face-down card under a fanned pile, when there is room
-const DOWN_STEPS = [DOWN_STEP, 10, 7]; // ... and squeezed, before the corner index shrinks
 const RIGHT_STEP = 26;
 const RIGHT_STEP_MAX = 58; // a waste fanned right has the empty column beside it
 // Below this width (CSS pixels) games of many columns take a narrower layout.
@@ -117,11 +116,22 @@ const NARROW = 640;
 const INDEX_PX = 24;
 const INDEX_MIN_PX = 13; // never smaller: a phone scrolls down instead
 const COUNT_PX = 13;
+// A face-down step thinner than this on screen (CSS pixels) is a sliver nobody can count: the
+// pile's face-down cards are then drawn as one squared stack with their number on it.
+const SLIVER_PX = 6;
+// A face-up card covered by the next one shows this much of itself when there is room (card
+// units); long piles close up to the corner index's strip, never less.
+const UP_STEP = 40;
+// The room a table's design keeps below a fanned row for its fans (card units): the card size is
+// chosen so that such a table fits the window, whatever the piles hold now.
+const FAN_ROOM = 2 * CARD_H;
 
 /**
  * Card positions for a pile: [{card, x, y, index, faceUp}] bottom to top (only the cards drawn).
  * A fanned slot carries its steps (downStep, upStep); a face-up card covered by the next one
- * keeps `upStep` units in view, enough for its corner index.
+ * keeps `upStep` units in view, enough for its corner index. A slot with `stacked` draws its
+ * face-down cards as one back (the last of them), `stackStep` units above the first face-up
+ * card, with their number written on it (board.js).
  */
 export function cardPositions(slot, pile) {
   const cards = [...pile.down, ...pile.up];
@@ -132,6 +142,12 @@ export function cardPositions(slot, pile) {
     const upStep = slot.upStep ?? indexStrip(INDEX);
     let y = slot.y;
     cards.forEach((card, index) => {
+      if (slot.stacked && index < downCount) {
+        if (index < downCount - 1) return; // squared under the last face-down card
+        out.push({ card, x: slot.x, y, index, faceUp: false, stack: downCount });
+        y += slot.stackStep;
+        return;
+      }
       out.push({ card, x: slot.x, y, index, faceUp: index >= downCount });
       y += index < downCount ? downStep : upStep;
     });
@@ -156,14 +172,43 @@ export function slotRight(slot) {
   return slot.x + CARD_W + (slot.mode === "right" ? 2 * (slot.rightStep ?? RIGHT_STEP) : 0);
 }
 
-/** The table with given sizes: {width, height, slots}. */
-function arrange(spec, view, sizes) {
-  const { index, downStep, countFont } = sizes;
-  const upStep = indexStrip(index);
+/**
+ * The steps of a fanned pile that make it end above `limit` (card units from the board's top;
+ * Infinity: no limit): the face-down step first closes up from DOWN_STEP to what `minDown`
+ * allows, below that the face-down cards are stacked with their number, and then the face-up
+ * step closes up from UP_STEP down to the corner index's strip (`strip`). A pile that does not
+ * fit even so keeps the tightest steps, and the board grows.
+ */
+function fanSteps(slot, pile, limit, sizes) {
+  const downs = pile.down.length;
+  const ups = pile.up.length;
+  const strip = indexStrip(sizes.index);
+  const upStep = Math.max(strip, sizes.upStep);
+  const covered = Math.max(0, ups - 1); // face-up cards with another one on them
+  const room = limit - slot.y - CARD_H;
+  const natural = Math.max(DOWN_STEP, sizes.minDown); // never a sliver when there is room
+  const steps = { downStep: natural, upStep, stacked: false, stackStep: sizes.stackStep };
+  if (downs * natural + covered * upStep <= room) return steps;
+  // Face-down cards first: as thin as still readable, then stacked.
+  const downRoom = room - covered * upStep;
+  const downStep = downs ? Math.min(natural, downRoom / downs) : natural;
+  if (downs && downStep >= sizes.minDown) return { ...steps, downStep };
+  const stacked = downs > 1 && sizes.minDown * downs > sizes.stackStep;
+  const downPart = stacked ? sizes.stackStep : downs * sizes.minDown;
+  const next = { ...steps, downStep: sizes.minDown, stacked };
+  if (!covered) return next;
+  const up = clamp((room - downPart) / covered, strip, upStep);
+  return { ...next, upStep: up };
+}
+
+/** The table with given sizes: {width, height, slots}. `limit`: the board's bottom to aim at. */
+function arrange(spec, view, sizes, limit = Infinity) {
+  const { index, countFont } = sizes;
   // Cards fanned right keep their corner index in view: the rank and the pip beside it.
   const rightStep = Math.min(RIGHT_STEP_MAX, Math.ceil(1.9 * index + 10));
   const rowNumbers = [...new Set(Object.values(spec.piles).map((slot) => slot.row))]
     .sort((a, b) => a - b);
+  const lastRow = rowNumbers[rowNumbers.length - 1];
   // A row is as tall as its longest fanned pile; the next row starts below it.
   let y = MARGIN;
   const slots = {};
@@ -171,8 +216,16 @@ function arrange(spec, view, sizes) {
     let bottom = y + CARD_H;
     for (const [name, slot] of Object.entries(spec.piles)) {
       if (slot.row !== row || !view.piles[name]) continue;
-      const placed = { ...slot, x: MARGIN + slot.col * (CARD_W + GAP), y, downStep, upStep,
-        rightStep };
+      let placed = { ...slot, x: MARGIN + slot.col * (CARD_W + GAP), y, rightStep,
+        downStep: Math.max(DOWN_STEP, sizes.minDown),
+        upStep: Math.max(indexStrip(index), sizes.upStep), stacked: false,
+        stackStep: sizes.stackStep };
+      if (slot.mode === "down") {
+        // Only the last row closes up to the window's height (rows above it keep their room).
+        const steps = fanSteps(placed, view.piles[name], row === lastRow ? limit : Infinity,
+          sizes);
+        placed = { ...placed, ...steps };
+      }
       const cards = cardPositions(placed, view.piles[name]);
       const last = cards.length ? cards[cards.length - 1].y + CARD_H : y + CARD_H;
       // A squared pile's count is written under it.
@@ -187,55 +240,61 @@ function arrange(spec, view, sizes) {
 }
 
 /**
- * The sizes that fit `spec` into `pxWidth` x `pxHeight` CSS pixels: the largest corner index
- * (up to about INDEX_PX on screen) whose steps let every row fit, face-down steps squeezed
- * first; null when even the smallest readable index does not fit.
+ * The sizes of a table for a window: how wide the board is drawn (`displayWidth`, CSS pixels;
+ * null: its container's width), so the card size, and the corner index, the counts and the
+ * thinnest readable face-down step that go with it. They depend on the room (`fit`) and on the
+ * game's grid (columns and rows), never on what the piles hold: the cards keep their size for
+ * the whole game, and only the window's size changes it. The board is as wide as its container
+ * unless a table of this grid, with room for its fans, would not fit the window's height; it is
+ * then drawn narrower (down to 60%; a phone is never narrowed, it scrolls).
  */
-function fitSizes(spec, view, width, pxWidth, pxHeight) {
-  const scale = pxWidth / width; // CSS pixels per unit
-  const countFont = Math.round(clamp(COUNT_PX / scale, 18, 44));
-  const largest = Math.round(clamp(INDEX_PX / scale, INDEX_MIN, INDEX_MAX));
-  const smallest = Math.min(largest, Math.ceil(clamp(INDEX_MIN_PX / scale, INDEX_MIN, INDEX_MAX)));
-  const budget = pxHeight > 0 ? pxHeight / scale : Infinity;
-  for (let index = largest; index >= smallest; index -= 1) {
-    for (const downStep of DOWN_STEPS) {
-      const sizes = { index, downStep, countFont };
-      const table = arrange(spec, view, sizes);
-      if (table.height <= budget) return { ...table, ...sizes };
-    }
-  }
-  return null;
+export function tableSizing(spec, fit) {
+  const width = MARGIN * 2 + spec.columns * CARD_W + (spec.columns - 1) * GAP;
+  const rows = new Set(Object.values(spec.piles).map((slot) => slot.row));
+  const fanned = new Set(Object.values(spec.piles).filter((slot) => slot.mode === "down")
+    .map((slot) => slot.row));
+  const design = MARGIN * 2 + rows.size * CARD_H + (rows.size - 1) * ROW_GAP
+    + fanned.size * FAN_ROOM;
+  const full = fit.width / width;
+  const narrow = fit.width < NARROW;
+  let scale = full;
+  if (!narrow && fit.height > 0) scale = clamp(fit.height / design, 0.6 * full, full);
+  const index = Math.round(clamp(INDEX_PX / scale, INDEX_MIN, INDEX_MAX));
+  return {
+    columns: spec.columns,
+    scale,
+    displayWidth: scale < full - 1e-9 ? width * scale : null,
+    index: Math.max(index, Math.ceil(clamp(INDEX_MIN_PX / scale, INDEX_MIN, INDEX_MAX))),
+    countFont: Math.round(clamp(COUNT_PX / scale, 18, 44)),
+    minDown: SLIVER_PX / scale,
+    stackStep: Math.round(clamp(COUNT_PX / scale, 18, 44)) + 12,
+    upStep: UP_STEP,
+  };
 }
 
 /**
  * The whole table: {width, height, slots: {pile: {x, y, mode, label, bottom, ...}}, index,
- * countFont, displayWidth}. `fit` ({width, height}: the CSS pixels the board may take, its
- * height being what the window shows below the board's top) lets the layout suit the screen:
- * fewer columns when narrow, the corner index and the counts sized for the scale, and fanned
- * piles' steps squeezed so that they fit the window's height while every covered face-up card
- * keeps its rank and suit in view. When that is not enough on a wide screen the whole board is
- * drawn narrower (`displayWidth`, CSS pixels; down to 60%); a phone scrolls down instead.
+ * countFont, displayWidth, sizing}. `fit` ({width, height}: the CSS pixels the board may take,
+ * its height being what the window shows below the board's top; `sizing`: the sizes chosen
+ * before for this window and game, kept so that the cards never change size while a game goes
+ * on) lets the layout suit the screen: fewer columns when narrow, the card size, the corner
+ * index and the counts from the window's size and the game's grid (tableSizing), and the
+ * fanned piles of the last row closing up (face-down cards first, down to a stack with their
+ * number, then face-up ones down to their corner index's strip) to fit the window's height; a
+ * table that does not fit even so makes the page scroll down.
  */
 export function layoutTable(game, view, fit = null) {
   const narrow = Boolean(fit && fit.width > 0 && fit.width < NARROW);
   const spec = (LAYOUTS[game] ?? generic)(view, narrow);
-  const width = MARGIN * 2 + spec.columns * CARD_W + (spec.columns - 1) * GAP;
   if (!fit || !(fit.width > 0)) {
-    const sizes = { index: INDEX, downStep: DOWN_STEP, countFont: 18 };
-    return { ...arrange(spec, view, sizes), ...sizes, displayWidth: null };
+    const sizes = { index: INDEX, countFont: 18, minDown: DOWN_STEP, stackStep: 30,
+      upStep: indexStrip(INDEX) };
+    return { ...arrange(spec, view, sizes), ...sizes, displayWidth: null, sizing: null };
   }
-  for (const factor of narrow ? [1] : [1, 0.9, 0.8, 0.7, 0.6]) {
-    const pxWidth = fit.width * factor;
-    if (factor < 1 && pxWidth < NARROW) break;
-    const chosen = fitSizes(spec, view, width, pxWidth, fit.height);
-    if (chosen) return { ...chosen, displayWidth: factor < 1 ? pxWidth : null };
-  }
-  // Too long to fit: the smallest readable index, and the page scrolls down.
-  const scale = fit.width / width;
-  const sizes = {
-    index: Math.ceil(clamp(INDEX_MIN_PX / scale, INDEX_MIN, INDEX_MAX)),
-    downStep: DOWN_STEPS[DOWN_STEPS.length - 1],
-    countFont: Math.round(clamp(COUNT_PX / scale, 18, 44)),
-  };
-  return { ...arrange(spec, view, sizes), ...sizes, displayWidth: null };
+  const kept = fit.sizing;
+  const sizing = kept && kept.columns === spec.columns ? kept : tableSizing(spec, fit);
+  const limit = fit.height > 0 ? fit.height / sizing.scale - MARGIN : Infinity;
+  const table = arrange(spec, view, sizing, limit);
+  return { ...table, index: sizing.index, countFont: sizing.countFont,
+    displayWidth: sizing.displayWidth, sizing };
 }

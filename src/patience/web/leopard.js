@@ -49,6 +49,68 @@ export function squareValue(cells) {
 const deals = (n) => `${n} deal${n === 1 ? "" : "s"}`;
 
 /**
+ * The end of a deal, held on screen until the person goes on (a pause of the page, not of the
+ * rules: the table plays on meanwhile). When `state` ends a deal that `previous` (the state just
+ * before its move) was in, the deal's final position as this seat saw it: `previous`'s view with
+ * the last move laid on it, the deal's points, and no legal move. Null otherwise (and when the
+ * match is over: its view keeps the last deal's squares, every face-down card shown).
+ */
+export function leopardPause(previous, state) {
+  if (!previous || previous.game !== "leopard" || state.game !== "leopard") return null;
+  const before = previous.view;
+  const after = state.view;
+  if (!before || !after || after.history.length <= before.history.length) return null;
+  if (state.outcome.result !== "ongoing") return null;
+  const exact = state.seq === previous.seq + 1;
+  const squares = before.squares.map((square) => square.map((cell) => [...cell]));
+  const hands = before.hands.map((hand) => (hand ? [...hand] : hand));
+  const discards = [...before.piles.discards.up];
+  const last = state.last;
+  if (exact && last) {
+    const move = last.move;
+    const mine = hands[last.seat];
+    if (mine && move.card) mine.splice(mine.indexOf(move.card), 1);
+    if (move.action === "play") {
+      const faceDown = move.card === null || /^[JQ]/.test(move.card);
+      squares[move.square][move.position - 1].push(faceDown
+        ? { down: move.card, by: last.seat } : move.card);
+    } else if (move.action === "discard" && move.card) {
+      discards.push(move.card);
+    }
+  }
+  const deal = after.history.length;
+  return {
+    ...previous,
+    turn: null,
+    last,
+    view: {
+      ...before, squares, hands, legal_moves: [], phase: "deal-end",
+      piles: { ...before.piles, discards: { ...before.piles.discards, up: discards } },
+      history: after.history, totals: after.totals, declarers: after.declarers,
+    },
+    dealEnd: { deal, points: after.history[deal - 1], declarer: after.declarers[deal - 1],
+      exact },
+  };
+}
+
+// The box that holds the end of a deal on screen: its points, and the button to go on.
+function dealEndBox(state, page) {
+  const { deal, points, declarer, exact } = state.dealEnd;
+  const view = state.view;
+  const words = points.map((p, side) => `${sideName(view, page, side)} ${p} point${p === 1 ? "" : "s"}`)
+    .join(", ");
+  const declared = declarer !== null && declarer !== undefined
+    ? ` (${page.seatName(declarer)} declared)` : " (nobody declared: the stock ran out)";
+  return h("div", { class: "mp-deal-end", role: "status", "data-testid": "deal-end" },
+    h("p", {}, `Deal ${deal} is over: ${words}${declared}. ` + (exact
+      ? "The squares stay as they ended until you go on."
+      // States were missed (a slow connection): the squares are as this page last saw them.
+      : "The squares are as this page last saw them, before the deal's last moves.")),
+    h("button", { type: "button", "data-action": "go-on", onclick: () => page.goOn() },
+      `Go on to deal ${deal + 1}`));
+}
+
+/**
  * The end of a match in words, with the players' names (the engine's reason numbers the seats):
  * "Bob won the match 6-0 after 1 deal", "Ann and Cy won the match 12-8 after 8 deals".
  * With three players each total is named; a draw says so.
@@ -85,7 +147,7 @@ function turnHelp(view, page) {
   const value = squareValue(view.squares[turn % sides]);
   const four = view.players === 4;
   const partner = (seat) => page.seatName((seat + 2) % 4);
-  if (view.phase === "over") return null;
+  if (view.phase === "over" || view.phase === "deal-end") return null;
   if (view.phase === "answer") {
     const asker = page.seatName(view.asker);
     if (me === turn) {
@@ -141,6 +203,23 @@ function drawSquare(view, page, side, targets) {
       if (typeof top === "string") {
         g = drawCard(top, x, y);
         g.setAttribute("data-card", top);
+      } else if (view.phase === "over" && top.down) {
+        // The match is over: every face-down card is shown, tagged with who laid it.
+        g = drawCard(top.down, x, y);
+        g.setAttribute("data-down-by", top.by);
+        g.setAttribute("data-down-card", top.down);
+        g.classList.add("mp-revealed");
+        const who = top.by === page.seat ? "yours" : page.seatName(top.by);
+        el("rect", { x: 4, y: CARD_H - 34, width: CARD_W - 8, height: 28, rx: 4,
+          class: "mp-tag" }, g);
+        const tag = label(g, CARD_W / 2, CARD_H - 14, who, "mp-tag-text");
+        if (who.length > 8) {
+          tag.setAttribute("textLength", CARD_W - 16);
+          tag.setAttribute("lengthAdjust", "spacingAndGlyphs");
+        }
+        const face = parseCard(top.down);
+        g.setAttribute("aria-label", `${face ? face.label : top.down}, laid face down by ` +
+          `${top.by === page.seat ? "you" : page.seatName(top.by)}`);
       } else {
         // A face-down jack or queen: a back, with who laid it (and what, to the one who did,
         // in words too: his screen reader must tell him what sighted players read on the tag).
@@ -272,7 +351,7 @@ export function renderLeopard(container, state, page) {
       : "none");
   const handColumn = h("div", { class: "mp-hand-col" }, hand, discardLine);
   const table = h("div", { class: "mp-table" }, handColumn, squares);
-  container.replaceChildren(...[info, question,
+  container.replaceChildren(...[info, state.dealEnd ? dealEndBox(state, page) : null, question,
     h("div", { class: "mp-turn" }, h("div", { class: "actions" }, buttons), help), table,
     scores(view, page)].filter(Boolean));
   fitLeopard(table, handColumn, handSvg, view.hands[me]?.length ?? 0, squares);

@@ -85,7 +85,7 @@ export class LiveTable {
         this.onState(message.state);
       }
     } else if (message.type === "error") {
-      this.fail(new ApiError(message.status, message.error));
+      this.fail(new ApiError(message.status, message.error, message.state, message.reason));
     }
   }
 

@@ -8,7 +8,9 @@ import { drawBoard, neighbour, pileName, pileOrder } from "./board.js";
 import { CARD_H, el, parseCard } from "./cards.js";
 import { slotRight } from "./layout.js";
 import { LiveTable } from "./live.js";
+import { scoreText } from "./scoring.js";
 import { h } from "./dom.js";
+import { animateChanges, celebrate, snapshot, stopMotion } from "./motion.js";
 
 // The keys of the table, for the help text and the keys handler alike.
 export const KEYS = [
@@ -30,6 +32,67 @@ const DRAG_THRESHOLD = 6; // pixels a pointer moves before a press becomes a dra
 const DOUBLE_CLICK_MS = 400;
 // Actions that clicking the stock stands for, in order of preference.
 const STOCK_ACTIONS = ["stock", "deal", "recycle", "redeal"];
+// The web app's setting (this browser's): make the solver's safe moves to the foundations at once.
+const AUTOPLAY_KEY = "patience.autoplay";
+
+/** Whether automatic moves are on (the default) in this browser. */
+export function autoplayOn() {
+  try {
+    return localStorage.getItem(AUTOPLAY_KEY) !== "0";
+  } catch {
+    return true; // storage refused (a private window's settings): the default
+  }
+}
+
+function setAutoplay(on) {
+  try {
+    localStorage.setItem(AUTOPLAY_KEY, on ? "1" : "0");
+  } catch {
+    // Not kept: the setting holds for this page only.
+  }
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Card texts and pile names of the notation in words: "4d on Js, t3" -> "4♦ on J♠, pile 3". */
+export function inWords(text) {
+  return String(text)
+    .replace(/\b([A2-9TJQK])([cdhs])\b/g, (all) => cardShort(all)[0])
+    .replace(/\b([tf])(\d+)\b/g, (all) => pileName(all))
+    // "1 face-up card(s)" -> "1 face-up card", "3 card(s)" -> "3 cards".
+    .replace(/\b(\d+)((?: [a-z-]+)*?) ([a-z]+)\(s\)/g,
+      (all, n, between, word) => `${n}${between} ${word}${n === "1" ? "" : "s"}`)
+    .replace(/\(s\)/g, "s");
+}
+
+/**
+ * A refused command in words with card symbols, from the server's reason (docs/web.md,
+ * "Errors"): "4♦ cannot go on J♠: the tableau builds down in alternating colours". Without a
+ * reason, the server's text.
+ */
+export function refusalText(error, game, view) {
+  const reason = error?.reason;
+  if (!reason || typeof reason !== "object") return error?.message ?? String(error);
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  if (reason.kind === "game_over") return "The game is over.";
+  if (reason.kind === "not_your_turn") return "It is not your turn.";
+  const why = inWords(reason.why ?? error.message);
+  if (reason.kind === "unreadable_move") return capital(why);
+  if (/\b(?:cannot|only)\b/.test(reason.why ?? "") && /[A2-9TJQK][cdhs]/.test(reason.why ?? "")) {
+    return capital(why); // the reason names the cards already: "4♦ cannot go on J♠: ..."
+  }
+  let what;
+  if (reason.from && reason.to) {
+    const card = reason.card;
+    what = `${card ? `${cardShort(card)[0]} from ` : ""}${pileName(reason.from)} to `
+      + `${pileName(reason.to)}`;
+  } else {
+    // An action (stock, recycle, ...): its button's words.
+    const action = reason.move ? String(reason.move).replace(/\(.*$/, "") : null;
+    what = action ? actionLabel({ action }, game, view)[0] : "That move";
+  }
+  return capital(`${what}: not allowed, ${why}.`.replace(/\.\.$/, "."));
+}
 
 function clock(seconds) {
   const s = Math.floor(seconds);
@@ -83,7 +146,7 @@ export function actionLabel(move, game, view) {
       return [`Turn up ${short}, ${place}`, `Turn up ${spoken}, ${place}`];
     }
     case "resign":
-      return same("Resign");
+      return same("Give up");
     default:
       break;
   }
@@ -129,7 +192,11 @@ export class TablePage {
     let resizing = null;
     window.addEventListener("resize", () => {
       clearTimeout(resizing);
-      resizing = setTimeout(() => { if (!this.press?.dragging) this.renderBoard(); }, 120);
+      resizing = setTimeout(() => {
+        if (this.press?.dragging) return;
+        this.sizing = null; // the window's size chooses the card size
+        this.renderBoard();
+      }, 120);
     });
     this.timer = setInterval(() => this.tick(), 1000);
     this.connect();
@@ -167,6 +234,10 @@ export class TablePage {
   // -- sending commands ------------------------------------------------------------------------
 
   send(command, extra = {}) {
+    // A move is followed by the solver's safe moves to the foundations when the setting is on.
+    if (command === "move" && this.state.has_safe_moves && autoplayOn()) {
+      extra = { ...extra, autoplay: true };
+    }
     const body = { command, ...extra, events: this.state.events };
     return this.request(async () => {
       if (this.live?.isOpen) {
@@ -196,9 +267,12 @@ export class TablePage {
     try {
       const state = await call();
       this.message("");
-      this.show(state);
+      // The table's socket may have brought this very state already (an HTTP command's result
+      // is sent to every socket too): drawn again, it would cut its motion short.
+      const shown = this.state;
+      if (!shown || state.table !== shown.table || state.events !== shown.events) this.show(state);
     } catch (error) {
-      this.message(error.message, true);
+      this.message(refusalText(error, this.state.game, this.state.view), true);
       if (error instanceof ApiError && error.state) this.show(error.state);
       else this.render();
     } finally {
@@ -224,14 +298,39 @@ export class TablePage {
       const found = actions.find((m) => m.action === name);
       if (found) return found;
     }
+    // Nothing to turn: at an empty stock the waste's turning over is what is refused, and the
+    // server says why (no pass left, or it would repeat a position).
+    const piles = this.state.view.piles;
+    const stock = piles.stock;
+    if (stock && piles.waste && stock.down.length + stock.up.length === 0) {
+      return { action: "recycle" };
+    }
     return { action: "stock" };
   }
 
   // -- drawing -------------------------------------------------------------------------------
 
   show(state) {
-    if (this.state && (state.table !== this.state.table || state.events !== this.state.events)) {
+    const previous = this.state;
+    const newTable = !previous || state.table !== previous.table;
+    if (newTable || state.events !== previous.events) {
+      // The hint was for the table as it was: it goes with any change.
       this.hint = null;
+      if (this.hintLine && !this.hintBusy) {
+        this.hintLine.hidden = true;
+        this.hintLine.textContent = "";
+      }
+    }
+    // A fresh deal is dealt from the stock; a game just won is celebrated (motion.js).
+    this.dealNext = newTable && state.events === 0;
+    const stockSize = (s) => (s?.view.piles.stock
+      ? s.view.piles.stock.down.length + s.view.piles.stock.up.length : 0);
+    this.stockChange = newTable ? 0 : stockSize(state) - stockSize(previous);
+    this.celebrateNext = !newTable && previous.outcome.result !== "won"
+      && state.outcome.result === "won";
+    if (newTable && previous && (previous.game !== state.game
+        || previous.options_text !== state.options_text)) {
+      this.sizing = null; // another game's grid: the card size is chosen again
     }
     this.state = state;
     this.clockBase = state.elapsed;
@@ -256,11 +355,17 @@ export class TablePage {
     this.optionsLine.title = s.options_text || "";
     this.dealNumber.textContent = s.deal ?? "—";
     this.counter.textContent = String(s.moves);
+    // The score of the scoring chosen on the start page (scoring.js), if the game has one.
+    const score = scoreText(s);
+    this.scoreText.textContent = score ? ` · ${score}` : "";
     this.undoButton.disabled = !s.can_undo;
     this.hintButton.disabled = over || this.hintsMissing;
     this.redoButton.disabled = !s.can_redo;
     this.restartButton.disabled = !s.can_undo;
     this.finishButton.hidden = !s.can_autofinish;
+    this.giveUpButton.hidden = over;
+    this.autoplayLabel.hidden = !s.has_safe_moves;
+    this.autoplayBox.checked = autoplayOn();
     this.download.href = api.recordUrl(s.table);
     this.tick();
     this.renderActions();
@@ -268,10 +373,14 @@ export class TablePage {
       const won = s.outcome.result === "won";
       const score = s.outcome.score !== undefined ? ` Score: ${s.outcome.score}.` : "";
       this.banner.textContent = won
-        ? `You won, in ${s.moves} moves and ${clock(s.elapsed)}!${score}`
+        ? `You won, in ${plural(s.moves, "move")} and ${clock(s.elapsed)}!${score}`
         : `Game over: ${s.outcome.result}${s.outcome.reason ? ` (${s.outcome.reason})` : ""}.${score}`;
       this.banner.className = `banner ${won ? "won" : "lost"}`;
       this.banner.hidden = false;
+      // Nothing to hint at any more: no hint under the end's banner.
+      this.hint = null;
+      this.hintLine.hidden = true;
+      this.hintLine.textContent = "";
     } else {
       this.banner.hidden = true;
     }
@@ -287,6 +396,7 @@ export class TablePage {
     this.dealNumber = h("code", { class: "deal", "data-testid": "deal" });
     this.counter = h("span", { "data-testid": "moves" });
     this.clockText = h("span", { "data-testid": "clock" });
+    this.scoreText = h("span", { "data-testid": "score" });
     this.undoButton = button("Undo", () => this.send("undo"), "u");
     this.redoButton = button("Redo", () => this.send("redo"), "r");
     this.restartButton = button("Restart", () => this.send("restart"));
@@ -294,11 +404,25 @@ export class TablePage {
     this.finishButton.hidden = true;
     this.hintButton = button("Hint", () => this.askHint(), "h");
     this.newDealButton = button("New deal", () => this.newDeal(), "n");
+    this.giveUpButton = button("Give up", () => this.confirmGiveUp());
+    this.giveUpButton.dataset.testid = "give-up";
+    this.autoplayBox = h("input", { type: "checkbox", "data-testid": "autoplay",
+      onchange: () => {
+        setAutoplay(this.autoplayBox.checked);
+        const s = this.state;
+        if (this.autoplayBox.checked && s.safe_moves?.length && s.outcome.result === "ongoing") {
+          this.send("autoplay");
+        }
+      } });
+    this.autoplayLabel = h("label", { class: "autoplay-setting",
+      title: "Cards that no winning line needs elsewhere go up to the foundations by "
+        + "themselves (the solver's proved safe moves; Undo takes each back)" },
+    this.autoplayBox, " Automatic moves");
     this.connection = h("span", { class: "connection", "data-testid": "connection",
       "aria-live": "polite", title: "the table's connection to the server" });
     this.download = h("a", { class: "button", download: "", href: "#" }, "Download record");
     this.rulesButton = h("button", { type: "button", "aria-expanded": "false",
-      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "Rules");
+      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "How to play");
     this.rulesPanel = h("section", { id: "rules-panel", class: "rules", hidden: true,
       "aria-label": "the rules of the game", tabindex: "-1" });
     const copy = h("button", { type: "button", class: "copy", title: "copy the deal number",
@@ -336,10 +460,10 @@ export class TablePage {
         h("p", { class: "facts" },
           h("span", {}, "Deal ", this.dealNumber, " ", copy), " · ", this.optionsLine,
           " · Moves ", this.counter, " · ", "Time ",
-          this.clockText, " · ", this.connection)),
+          this.clockText, this.scoreText, " · ", this.connection)),
       h("div", { class: "toolbar" }, this.undoButton, this.redoButton, this.restartButton,
-        this.hintButton, this.finishButton, this.newDealButton,
-        this.download, this.rulesButton, moveForm, this.actions),
+        this.hintButton, this.finishButton, this.newDealButton, this.giveUpButton,
+        this.download, this.rulesButton, this.autoplayLabel, moveForm, this.actions),
       this.rulesPanel, this.banner, this.messageLine, this.hintLine, this.svg,
       this.announcer,
       h("details", { class: "help" }, h("summary", {}, "How to play with the mouse, a finger or "
@@ -412,9 +536,20 @@ export class TablePage {
     const { view, game } = this.state;
     const hadFocus = this.svg.contains(document.activeElement);
     const movable = new Set(view.legal_moves.map((m) => m.from).filter(Boolean));
+    // Where the cards are now, so that those that move slide from there (motion.js).
+    const before = snapshot(this.svg);
+    const room = this.boardRoom();
     this.layout = drawBoard(this.svg, game, view, { selected: this.selected, movable,
       hint: this.hint, cursor: this.keyboardUsed ? this.cursor : null, focusable: true,
-      fit: this.boardRoom() });
+      fit: { ...room, sizing: this.sizing } });
+    // The card size is kept for the game and the window: only a resize chooses it again.
+    this.sizing = this.layout.sizing;
+    animateChanges(this.svg, before, { deal: this.dealNext, stock: this.stockChange,
+      index: this.layout.index });
+    if (this.celebrateNext) celebrate(this.svg, this.layout.index);
+    this.dealNext = false;
+    this.celebrateNext = false;
+    this.stockChange = 0; // drawn again for another reason, nothing comes from the stock
     if (this.cursor && !this.layout.slots[this.cursor]) this.cursor = null;
     // Drawing again replaces the piles: the keyboard's focus goes back to the pile it was on.
     if (hadFocus && this.cursor) this.focusPile(this.cursor);
@@ -505,23 +640,42 @@ export class TablePage {
    */
   confirmNewDeal() {
     if (!this.confirmDialog) {
-      const close = (deal) => {
-        this.confirmDialog.close();
-        if (deal) this.dealAgain();
-      };
-      const keep = h("button", { type: "button", autofocus: true, onclick: () => close(false) },
-        "Keep playing");
-      const abandon = h("button", { type: "button", class: "danger", "data-testid": "abandon",
-        onclick: () => close(true) }, "Abandon it and deal");
-      this.confirmDialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title",
-        "aria-describedby": "confirm-text" },
-      h("h2", { id: "confirm-title" }, "Abandon this game?"),
-      h("p", { id: "confirm-text" }, "This game is not over. A new deal leaves it unfinished, "
-        + "and it counts as a game lost in your statistics (it ends a winning streak)."),
-      h("div", { class: "dialog-buttons" }, keep, abandon));
-      this.frame.append(this.confirmDialog);
+      this.confirmDialog = this.dialog("confirm", "Abandon this game?", "This game is not over. "
+        + "A new deal leaves it unfinished, and it counts as a game lost in your statistics (it "
+        + "ends a winning streak).", "Abandon it and deal", "abandon", () => this.dealAgain());
     }
     if (!this.confirmDialog.open) this.confirmDialog.showModal();
+  }
+
+  /** Give up (a button): after a confirmation, the game ends as lost ("resigned"). */
+  confirmGiveUp() {
+    if (this.state.outcome.result !== "ongoing") return;
+    if (!this.giveUpDialog) {
+      this.giveUpDialog = this.dialog("give-up", "Give up this game?", "The game ends here as "
+        + "lost, and counts so in your statistics (it ends a winning streak).", "Give up",
+      "confirm-give-up", () => this.send("resign"));
+    }
+    if (!this.giveUpDialog.open) this.giveUpDialog.showModal();
+  }
+
+  /** A modal dialog whose first button keeps playing and whose second does `action`. */
+  dialog(name, title, text, yes, testid, action) {
+    let box = null;
+    const close = (go) => {
+      box.close();
+      if (go) action();
+    };
+    const keep = h("button", { type: "button", autofocus: true, onclick: () => close(false) },
+      "Keep playing");
+    const confirm = h("button", { type: "button", class: "danger", "data-testid": testid,
+      onclick: () => close(true) }, yes);
+    box = h("dialog", { class: "confirm", "aria-labelledby": `${name}-title`,
+      "aria-describedby": `${name}-text` },
+    h("h2", { id: `${name}-title` }, title),
+    h("p", { id: `${name}-text` }, text),
+    h("div", { class: "dialog-buttons" }, keep, confirm));
+    this.frame.append(box);
+    return box;
   }
 
   async dealAgain() {
@@ -639,6 +793,7 @@ export class TablePage {
     if (!press.dragging) {
       if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_THRESHOLD) return;
       press.dragging = true;
+      stopMotion(this.svg); // the cards are picked up where they are drawn
       press.origin = this.svgPoint(event);
       press.nodes = [...this.svg.querySelectorAll(`.card[data-pile="${press.pile}"]`)]
         .filter((node) => Number(node.dataset.index) >= press.index);
@@ -738,7 +893,8 @@ export class TablePage {
   }
 
   onKey(event) {
-    if (!this.state || this.confirmDialog?.open) return; // the dialog has the keys
+    // An open dialog has the keys.
+    if (!this.state || this.confirmDialog?.open || this.giveUpDialog?.open) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
         || target instanceof HTMLSelectElement || event.altKey || event.metaKey) {

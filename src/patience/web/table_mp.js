@@ -5,7 +5,7 @@
 
 import { doubleSolitaireEnd, renderDoubleSolitaire } from "./double_solitaire.js";
 import { genericEnd, renderGeneric } from "./generic.js";
-import { leopardEnd, renderLeopard } from "./leopard.js";
+import { leopardEnd, leopardPause, renderLeopard } from "./leopard.js";
 import { h } from "./dom.js";
 
 // The games drawn their own way; any other is drawn by generic.js (its piles and hands, its
@@ -13,6 +13,9 @@ import { h } from "./dom.js";
 const RENDERERS = { leopard: renderLeopard, "double-solitaire": renderDoubleSolitaire };
 // The end of a game in words, with the players' names.
 const ENDINGS = { leopard: leopardEnd, "double-solitaire": doubleSolitaireEnd };
+// What a page keeps on screen when a state moves on past something worth a look (Leopard: the
+// end of a deal), until the person goes on: `pause(previous, state)` gives the state to show.
+const PAUSES = { leopard: leopardPause };
 const tokenKey = (id) => `patience-seat-${id}`;
 const NAME_KEY = "patience-name";
 
@@ -61,6 +64,8 @@ async function createPage(root) {
   const standIn = h("select", { id: "mp-stand-in", name: "stand_in" },
     catalogue.bots.map((bot) => h("option", { value: bot.name,
       selected: bot.name === catalogue.stand_in, title: bot.summary }, `${bot.name} bot`)));
+  // Listed only if the creator chooses: a table is otherwise reached by its link alone.
+  const listed = h("input", { type: "checkbox", id: "mp-listed", name: "listed" });
   const gameOf = () => catalogue.games.find((game) => game.name === gameSelect.value);
   let edited = new Set();
 
@@ -74,7 +79,7 @@ async function createPage(root) {
     for (let seat = 0; seat < seatCount(); seat += 1) {
       const chosen = kept[seat] ?? (seat === 0 ? "open" : "greedy");
       seatsBox.append(h("div", { class: "field" },
-        h("label", { for: `mp-seat-${seat}` }, `seat ${seat}`),
+        h("label", { for: `mp-seat-${seat}` }, `seat ${seat + 1}`),
         h("select", { id: `mp-seat-${seat}`, name: `seat-${seat}` },
           h("option", { value: "open", selected: chosen === "open" }, "open (a person joins)"),
           catalogue.bots.map((bot) => h("option", { value: bot.name,
@@ -125,7 +130,7 @@ async function createPage(root) {
       const made = await getJson("/api/shared", {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ game: game.name, options, seats, absence: seconds,
-          stand_in: standIn.value }),
+          stand_in: standIn.value, listed: listed.checked }),
       });
       window.location.assign(made.url);
     } catch (failure) {
@@ -139,11 +144,66 @@ async function createPage(root) {
       `a bot plays for a player gone this long, until he returns: ${limits}`)),
   h("div", { class: "field" }, h("label", { for: "mp-stand-in" }, "Stand-in"), standIn,
     h("small", {}, "the bot that plays for an absent player")),
+  h("label", { class: "mp-listed", for: "mp-listed" }, listed,
+    " List this table in the lobby, so that anybody may join it"),
   h("button", { type: "submit" }, "Create the table"), error);
-  root.replaceChildren(h("h1", {}, "Play with others"),
+  const lobby = h("section", { class: "mp-lobby", "aria-labelledby": "mp-lobby-title" });
+  root.replaceChildren(h("h1", {}, "Play with others"), lobby,
+    h("h2", { id: "mp-new-title" }, "A new table"),
     h("p", {}, "Choose a game and who sits where: a bot, or an open seat for a person. Then " +
       "share the table's link; people join the open seats."), form);
   drawOptions();
+  await drawLobby(lobby);
+}
+
+// The lobby: the tables their creators listed (GET /api/lobby), each with its game, its free
+// seats and its bots, and a link to join it. The list is read again every 15 s while the page
+// is in view (never while the keyboard is on one of its links), and by the Refresh button.
+const LOBBY_EVERY = 15000;
+const LOBBY_URL = "/api/lobby";
+
+export async function drawLobby(section) {
+  const list = h("div", { class: "mp-lobby-tables", "aria-live": "polite" });
+  const refresh = h("button", { type: "button", onclick: () => fillLobby(list) }, "Refresh");
+  section.replaceChildren(h("h2", { id: "mp-lobby-title" }, "Tables to join"), list, refresh);
+  await fillLobby(list);
+  setInterval(() => {
+    if (!document.hidden && !list.contains(document.activeElement)) fillLobby(list);
+  }, LOBBY_EVERY);
+}
+
+async function fillLobby(list) {
+  let found;
+  try {
+    // {"tables": [...]} (GET /api/lobby), or a bare list of the same entries (the sessions
+    // work's GET /api/shared, which also lists the player's own and ended tables).
+    const answer = await getJson(LOBBY_URL);
+    found = Array.isArray(answer) ? answer : answer.tables;
+  } catch (failure) {
+    list.replaceChildren(h("p", { class: "error", role: "alert" }, failure.message));
+    return;
+  }
+  const count = (table, kind) => table.seats.filter((seat) => seat.kind === kind).length;
+  const open = found.filter((table) => (table.result ?? "ongoing") === "ongoing"
+    && (table.listed ?? true) && count(table, "open") > 0);
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const rows = open.map((table) => {
+    const people = table.seats.filter((seat) => seat.kind === "person").map((seat) => seat.name);
+    const free = count(table, "open");
+    const bots = count(table, "bot");
+    const facts = [`${plural(free, "seat", "seats")} free of ${table.seats.length}`];
+    if (bots) facts.push(plural(bots, "bot", "bots"));
+    if (people.length) facts.push(`with ${people.join(", ")}`);
+    return h("li", { "data-table": table.table },
+      h("span", { class: "mp-lobby-game" }, table.heading ?? table.title), " ",
+      h("span", { class: "mp-lobby-facts" }, facts.join(" · ")), " ",
+      h("a", { class: "button", href: table.url,
+        "aria-label": `Join ${table.heading ?? table.title}` }, "Join"));
+  });
+  list.replaceChildren(rows.length
+    ? h("ul", { class: "mp-lobby-list", "data-testid": "lobby" }, rows)
+    : h("p", { "data-testid": "lobby-empty" },
+      "No listed table has a free seat just now: create one below."));
 }
 
 // -- a shared table -------------------------------------------------------------------------
@@ -156,15 +216,17 @@ function baseName(seat) {
 }
 
 /**
- * A seat's name on the page: its player's name; its number shows only where there is no name
- * (an open seat) or to tell apart two players of one name (two greedy bots, two "guest"s).
+ * A seat's name on the page: its player's name; its number (from 1) shows only where there is
+ * no name (an open seat) or to tell apart two players of one name (two greedy bots, two
+ * "guest"s).
  */
 export function seatName(seats, index) {
   const seat = seats[index];
   const base = baseName(seat);
-  if (base === null) return seat ? `seat ${index} (open)` : `seat ${index}`;
+  // People count from 1: the server's seat 0 is "seat 1".
+  if (base === null) return seat ? `seat ${index + 1} (open)` : `seat ${index + 1}`;
   const twin = seats.some((other) => other.seat !== index && baseName(other) === base);
-  return twin ? `${base} #${index}` : base;
+  return twin ? `${base} #${index + 1}` : base;
 }
 
 class SharedTablePage {
@@ -177,6 +239,17 @@ class SharedTablePage {
     this.retry = 500;
     this.ui = {};
     this.selection = null;
+    // The state shown instead of the latest while the person looks at the end of a deal.
+    this.paused = null;
+    // A card being dragged (double_solitaire.js), and whether a state came meanwhile.
+    this.dragging = false;
+    this.redraw = false;
+  }
+
+  /** Ends the pause at the end of a deal: the table as it now stands. */
+  goOn() {
+    this.paused = null;
+    this.show(this.state);
   }
 
   start() {
@@ -199,7 +272,12 @@ class SharedTablePage {
     ui.board = h("div", { class: "mp-board", "data-testid": "board" });
     ui.record = h("p", { hidden: true }, h("a", { href: `/api/shared/${this.id}/record`,
       download: "" }, "Download the record"));
-    this.root.replaceChildren(ui.title, h("div", { class: "toolbar" }, ui.link, ui.copy),
+    ui.rulesButton = h("button", { type: "button", "aria-expanded": "false",
+      "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, "How to play");
+    ui.rules = h("section", { id: "rules-panel", class: "rules", hidden: true,
+      "aria-label": "how to play", tabindex: "-1" });
+    this.root.replaceChildren(ui.title,
+      h("div", { class: "toolbar" }, ui.link, ui.copy, ui.rulesButton), ui.rules,
       ui.facts, ui.seats, ui.join, ui.status, ui.banner, ui.board, ui.record);
     this.root.classList.add("mp-page");
     // The boards suit the room the window gives them: draw again when that changes.
@@ -209,6 +287,29 @@ class SharedTablePage {
       resizing = setTimeout(() => { if (this.state) this.show(this.state); }, 120);
     });
     this.connect();
+  }
+
+  /** Shows or hides "How to play" (the server's HTML, rendered with raw HTML escaped). */
+  async toggleRules() {
+    const ui = this.ui;
+    const opening = ui.rules.hidden;
+    ui.rulesButton.setAttribute("aria-expanded", String(opening));
+    ui.rules.hidden = !opening;
+    if (!opening || !this.state || this.rulesFor === this.state.game) {
+      if (opening) ui.rules.focus();
+      return;
+    }
+    try {
+      const { html } = await getJson(`/api/rules/${encodeURIComponent(this.state.game)}`);
+      const body = h("div", { class: "rules-text" });
+      body.innerHTML = html;
+      ui.rules.replaceChildren(h("button", { type: "button", class: "close",
+        onclick: () => this.toggleRules() }, "Close"), body);
+      this.rulesFor = this.state.game;
+    } catch (failure) {
+      ui.rules.replaceChildren(h("p", { class: "error", role: "alert" }, failure.message));
+    }
+    ui.rules.focus();
   }
 
   connect() {
@@ -233,7 +334,7 @@ class SharedTablePage {
     if (message.type === "joined") {
       if (message.token) localStorage.setItem(tokenKey(this.id), message.token);
       this.seat = message.seat;
-      const name = message.name ?? `seat ${message.seat}`;
+      const name = message.name ?? `seat ${message.seat + 1}`;
       this.say(message.token ? `You joined as ${name}.` : `Welcome back, ${name}: your seat is yours again.`);
       return;
     }
@@ -274,9 +375,19 @@ class SharedTablePage {
     return "to play";
   }
 
-  show(state) {
-    this.state = state;
-    if (state.seat !== null && state.seat !== undefined) this.seat = state.seat;
+  show(latest) {
+    const previous = this.state;
+    this.state = latest;
+    if (latest.seat !== null && latest.seat !== undefined) this.seat = latest.seat;
+    if (!this.paused && previous && previous !== latest) {
+      this.paused = PAUSES[latest.game]?.(previous, latest) ?? null;
+    }
+    // A drag in progress (double_solitaire.js) is not redrawn under the pointer: the table
+    // is drawn as it now stands when the cards are let go.
+    this.redraw = Boolean(this.dragging);
+    if (this.dragging) return;
+    // Moves are chosen from the latest state (its seq) but none is offered while paused.
+    const state = this.paused ?? latest;
     const ui = this.ui;
     // The heading reads as words ("Leopard · 4 players · 8 deals a match"); the options' keys
     // (players=4,deals=8,...) stay in the tooltip, for whoever creates tables through the API.
@@ -293,8 +404,8 @@ class SharedTablePage {
     parts.push(this.seat === null ? "You are watching." : `You play as ${this.seatName(this.seat)}.`);
     if (state.deal !== null) parts.push(`Deal ${state.deal}.`);
     ui.facts.textContent = parts.join(" ");
-    ui.facts.dataset.seq = String(state.seq);
-    ui.seats.replaceChildren(...state.seats.map((seat) => h("li", {
+    ui.facts.dataset.seq = String(latest.seq);
+    ui.seats.replaceChildren(...latest.seats.map((seat) => h("li", {
       class: `mp-seat${seat.seat === turn ? " turn" : ""}${seat.seat === this.seat ? " me" : ""}`,
       "data-seat": seat.seat,
     }, this.seatName(seat.seat),
@@ -326,12 +437,19 @@ class SharedTablePage {
         const name = ui.name.value.trim() || "guest";
         localStorage.setItem(NAME_KEY, name);
         this.socket.send(JSON.stringify({ type: "join", seat: seat.seat, name }));
-      } }, `Sit in seat ${seat.seat}`)));
+      } }, `Sit in seat ${seat.seat + 1}`)));
   }
 }
 
 function main() {
   const root = document.getElementById("app");
+  const who = document.getElementById("who");
+  fetch("/api/player", { credentials: "same-origin" }).then((answer) => answer.json())
+    .then((player) => {
+      if (who && player.name) who.textContent = `Player: ${player.name}`;
+      const field = document.getElementById("mp-name");
+      if (field && !field.value && player.name !== "guest") field.value = player.name;
+    }).catch(() => {});
   const table = window.location.pathname.match(/^\/table\/([A-Za-z0-9_-]+)$/);
   const fail = (error) => {
     root.replaceChildren(h("p", { class: "error", role: "alert" },
