@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 import patience
-from patience import Game, record
+from patience import Game, Move, record
 from patience.bots import BOTS, BotError, get
 from patience.bots.match import Interval, deal_scores, make_bots, play_game, run_arena
+from patience.cards import Card
 from patience.cli import main
 
 SMALL = {"ismcts": {"iterations": 25}}
@@ -183,3 +185,94 @@ def test_win_rate_interval_is_wilsons_and_meaningful_at_the_extremes() -> None:
     half = Interval.wilson(10, 20)
     assert abs(half.low - 0.2993) < 1e-3
     assert abs(half.high - 0.7007) < 1e-3
+
+
+def test_arena_for_three_players_puts_each_bot_in_each_seat() -> None:
+    result = run_arena("leopard", {"players": 3, "deals": 1}, ("greedy", "random"), pairs=1)
+    assert [g["seats"] for g in result.games] == [
+        ["greedy", "random", "random"],
+        ["random", "greedy", "random"],
+        ["random", "random", "greedy"],
+    ]
+    assert {g["deal"] for g in result.games} == {0}
+    assert result.win_rate[0].mean + result.win_rate[1].mean == pytest.approx(1.0)
+    for game in result.games:
+        a_side = game["seats"].index("greedy")
+        rivals = [s for side, s in enumerate(game["scores"]) if side != a_side]
+        assert game["a_margin"] == game["scores"][a_side] - max(rivals)
+    runner = CliRunner()
+    args = ["arena", "leopard", "-o", "players=3", "--seats", "greedy,random", "--pairs", "1"]
+    table = runner.invoke(main, [*args, "--json"])
+    assert table.exit_code == 0, table.output
+    assert len(json.loads(table.output)["games"]) == 3
+
+
+def test_arena_in_two_processes_gives_what_one_gives() -> None:
+    args = ("leopard", {"deals": 1}, ("greedy", "random"))
+    one = run_arena(*args, pairs=2, first_deal=5)
+    two = run_arena(*args, pairs=2, first_deal=5, jobs=2)
+
+    def without_cpu(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{key: value for key, value in g.items() if key != "cpu"} for g in games]
+
+    assert without_cpu(one.games) == without_cpu(two.games)
+    assert all(g["cpu"]["greedy"][1] > 0 for g in one.games)
+
+
+def _leopard_worlds() -> tuple[Any, Any, Any, int]:
+    """Two worlds of one view of seat 0 in which seat 1 holds a different jack (Jh, Jd)."""
+    game = patience.new("leopard", deal=4, deals=1)
+    rules = game.rules
+    view = game.view(0)
+    first = rules.sample_state(view, random.Random(1))
+    second = first.copy()
+    first.hands[1][0] = Card.parse("Jh").face
+    second.hands[1][0] = Card.parse("Jd").face
+    return rules, first, second, view["hands"][0][0]
+
+
+def test_ismcts_nodes_are_the_searching_seats_information_sets() -> None:
+    """A node is what the searching seat knows: worlds that differ in what it cannot see share
+    one (a rival's jack laid face down, whichever jack it was), its own different draws do not."""
+    from patience.bots.ismcts import IsmctsBot
+
+    rules, first, second, card = _leopard_worlds()
+    bot = IsmctsBot(seed=1)
+    assert bot.node_key(rules, first, 0) == bot.node_key(rules, second, 0)
+    discard = rules.move_to_action(first, Move.parse(f"discard(card={card})"))
+    worlds = []
+    for world, jack in ((first, "Jh"), (second, "Jd")):
+        world = rules.apply_action(world, discard)
+        jack_down = Move.parse(f"play(card={jack},square=0,position=5)")
+        worlds.append(rules.apply_action(world, rules.move_to_action(world, jack_down)))
+    # Two different action paths (Jh or Jd laid face down), one information set of seat 0.
+    assert bot.node_key(rules, worlds[0], 0) == bot.node_key(rules, worlds[1], 0)
+    assert bot.node_key(rules, worlds[0], 1) != bot.node_key(rules, worlds[1], 1)
+    # Another card drawn by seat 0: another node.
+    other = first.copy()
+    other.stock[-2], other.stock[0] = other.stock[0], other.stock[-2]
+    other = rules.apply_action(other, discard)
+    other = rules.apply_action(
+        other, rules.move_to_action(other, Move.parse("play(card=Jh,square=0,position=5)"))
+    )
+    assert other.hands[0] != worlds[0].hands[0]
+    assert bot.node_key(rules, other, 0) != bot.node_key(rules, worlds[0], 0)
+
+
+def test_ismcts_search_splits_its_own_later_choices_by_draw() -> None:
+    from patience.bots.ismcts import IsmctsBot
+
+    game = patience.new("leopard", deal=4, deals=1)
+    view = game.view(0)
+    bot = IsmctsBot(seed=3, iterations=400, keep_tree=True)
+    bot.choose(view)
+    rules = game.rules
+    root_key = bot.node_key(rules, game.state, 0)
+    assert root_key in bot.last_tree
+    later = [
+        key
+        for key in bot.last_tree
+        if key[0] == 0 and key[1][8] == view["stock"] - 2  # seat 0 again, two draws later
+    ]
+    hands = {key[1][10] for key in later}
+    assert len(hands) > 1  # one node per draw of its own, not one for every draw

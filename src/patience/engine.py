@@ -14,6 +14,7 @@ import abc
 import copy
 import enum
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -54,6 +55,7 @@ __all__ = [
     "Spectator",
     "State",
     "ViewJSON",
+    "logistic",
 ]
 
 POSITION_VERSION = 1
@@ -317,6 +319,14 @@ class Rules(abc.ABC, Generic[S]):
     pile_names: ClassVar[tuple[str, ...]] = ()
     #: How many packs of 52 cards the game uses.
     packs: ClassVar[int] = 1
+    #: How many units of :meth:`evaluate` make about one step toward winning: search turns
+    #: an evaluation into a chance of winning with ``logistic(evaluate / value_scale)``.
+    value_scale: ClassVar[float] = 1.0
+    #: None: ISMCTS cuts playouts after a number of moves. A number: playouts end at a turn's
+    #: end, after that many changes of the seat to move, for games whose turns are several
+    #: moves: a cut in the middle of a turn rewards moves that only put the opponent's moves
+    #: off beyond the cut (Double Solitaire's shuffles of a run between one's own piles).
+    playout_turns: ClassVar[int | None] = None
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True
@@ -618,12 +628,49 @@ class Rules(abc.ABC, Generic[S]):
         (its view, canonical JSON)."""
         return json.dumps(self.view_json(state, observer), sort_keys=True, separators=(",", ":"))
 
+    def information_key(self, state: S, observer: int) -> Hashable:
+        """A hashable key equal for two states when ``observer``'s information states
+        (:meth:`information_state_string`) are equal, and different when they differ in
+        anything a choice may depend on (a game may leave out, say, the order of a hand).
+        ISMCTS keys its nodes by it thousands of times a move, so games with a quicker key
+        than their view's JSON give one."""
+        return self.information_state_string(state, observer)
+
+    def search_reward(self, state: S, seat: int) -> float:
+        """What ``state`` is worth to ``seat`` for search, in [0, 1]: a game over counts as
+        won 1, drawn 0.5, lost 0 (the sign of :meth:`returns`), with its margin as a small
+        tie-break (what wins is the result, not the margin); otherwise :meth:`evaluate`
+        squashed into a chance of winning by :attr:`value_scale`."""
+        if self.is_terminal(state):
+            margin = self.returns(state)[seat]
+            result = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+            return 0.95 * result + 0.05 * (0.5 + 0.5 * math.tanh(margin / self.value_scale))
+        return logistic(self.evaluate(state, seat) / self.value_scale)
+
+    def move_cost(self, state: S, move: Move) -> float:
+        """What search charges for making ``move`` in ``state`` (taken off the reward of the
+        seat who makes it): 0 by default. Games give a small cost to moves that make no
+        progress of themselves and only keep every option open, which tree search otherwise
+        comes to prefer (the best of several noisy estimates looks better than one)."""
+        return 0.0
+
+    def search_rewards(self, state: S) -> list[float]:
+        """:meth:`search_reward` of every seat (games may work out the parts they share once)."""
+        return [self.search_reward(state, seat) for seat in range(self.players)]
+
     def evaluate(self, state: S, seat: int) -> float:
         """A quick estimate of how good ``state`` is for ``seat`` (higher is better): greedy
         bots choose the move whose result scores best."""
         if self.is_terminal(state):
             return self.returns(state)[seat]
         return 0.0
+
+    def bot_duty(self, view: Mapping[str, Any]) -> Move | None:
+        """The move a bot must make in the seat's ``view`` because the rules say bots always
+        make it (Double Solitaire: "a bot always calls" an offered stop), or None to let the
+        bot decide. Every bot asks this first (:meth:`patience.bots.Bot.choose`); people at a
+        table are not bound by it. None by default."""
+        return None
 
     def rollout_action(self, state: S, rng: random.Random) -> int:
         """The action a playout takes in ``state``: uniformly random by default; games may
@@ -1133,6 +1180,14 @@ class Game:
         twin._redo = list(self._redo)
         twin._seen = set(self._seen)
         return twin
+
+
+def logistic(x: float) -> float:
+    """1 / (1 + e^-x), without overflow for large negative ``x``."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 def _is_foundation(pile: str | None) -> bool:

@@ -52,9 +52,18 @@ class Bot(abc.ABC):
             raise BotError("the view lists no legal move: it is not this seat's turn")
         return moves
 
-    @abc.abstractmethod
     def choose(self, view: Mapping[str, Any]) -> Move:
-        """The move to make, one of ``view["legal_moves"]``."""
+        """The move to make, one of ``view["legal_moves"]``: the move the rules oblige a bot
+        to make (:meth:`Rules.bot_duty`, e.g. Double Solitaire's stop call), else the bot's own
+        :meth:`decide`."""
+        duty = self.rules_for(view).bot_duty(view)
+        if duty is not None:
+            return duty
+        return self.decide(view)
+
+    @abc.abstractmethod
+    def decide(self, view: Mapping[str, Any]) -> Move:
+        """The bot's own choice among ``view["legal_moves"]`` (no duty of the rules applies)."""
 
 
 BOTS: dict[str, type[Bot]] = {}

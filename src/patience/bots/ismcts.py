@@ -1,20 +1,30 @@
-"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012, "Information Set Monte Carlo Tree Search").
 
 Each iteration deals the cards the bot cannot see at random, consistently with its view
-(``Rules.sample_state``), walks one tree shared by all those worlds (UCB1 with availability
-counts: a move's exploration term counts only the iterations in which it was legal), adds one
-node, plays the world out with the game's playout policy (``Rules.rollout_action``) and backs up
-each seat's return. The move played is the root's most visited one. Generic over games with
-integer actions.
+(``Rules.sample_state``: a *determinization*), and walks a tree whose nodes are the searching
+seat's information sets: a node is keyed by what that seat knows at that point
+(``Rules.information_key``) and by who is to move, so after two different draws of its own the
+seat's later choices are different nodes, while worlds that differ only in what it cannot see
+(a rival's hand, which jack a rival laid face down) share one. Edges are moves
+(:class:`~patience.moves.Move`, never integer actions), with UCB1 over availability counts (a
+move's exploration term counts only the iterations in which it was legal) and a progressive
+bias from the game's one-ply evaluation, which fades as a move is visited and sets apart moves
+the playouts cannot. One node is added per iteration; the world is played on with the game's
+playout policy (``Rules.rollout_action``) and each seat's reward (``Rules.search_reward``: the
+result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up. The move played
+is the root's most visited one (the "robust child"); the search stops early once no other move
+can catch up.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
+from ..engine import Rules
 from ..moves import Move
 from .base import Bot, BotError, register
 
@@ -22,29 +32,54 @@ __all__ = ["DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "IsmctsBot"]
 
 #: Iterations per move by default: under one second a move for Leopard on the development
 #: machine (docs/bots.md has the measurements).
-DEFAULT_ITERATIONS = 2000
+DEFAULT_ITERATIONS = 1300
 #: Playouts are cut after this many moves and scored by the game's ``evaluate``: shorter, less
 #: noisy playouts bought more strength than full ones in Leopard (docs/bots.md).
 DEFAULT_ROLLOUT_DEPTH = 12
+#: A node tries a new move while it has fewer than ``WIDENING * sqrt(visits)`` of them.
+WIDENING = 2.0
+#: The tree walk of one iteration stops after this many moves (games in which positions repeat,
+#: such as Double Solitaire, could otherwise walk round a cycle of known nodes).
+MAX_TREE_DEPTH = 60
+
+
+class _Edge:
+    """A move from a node: its visits, summed reward (for the seat that makes it), the
+    iterations in which it was legal, and the progressive bias of the game's evaluation."""
+
+    __slots__ = ("available", "bias", "cost", "total", "visits")
+
+    def __init__(self, bias: float, cost: float) -> None:
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+        self.bias = bias
+        #: The game's charge for the move (Rules.move_cost), taken off every reward.
+        self.cost = cost
 
 
 class _Node:
-    __slots__ = ("available", "children", "player", "total", "visits")
+    """An information set of the searching seat with the seat to move there."""
+
+    __slots__ = ("biases", "edges", "player", "visits")
 
     def __init__(self, player: int) -> None:
-        self.player = player  # the seat that chose the move leading here
-        self.children: dict[int, _Node] = {}
+        self.player = player
         self.visits = 0
-        self.available = 1
-        self.total = 0.0
+        self.edges: dict[Move, _Edge] = {}
+        #: The progressive bias of each move seen legal here (worked out from the second
+        #: visit on: most nodes are visited once, and their move is the playout policy's).
+        self.biases: dict[Move, float] = {}
 
 
 @register
 class IsmctsBot(Bot):
     """ISMCTS with a budget of ``iterations`` per move (or ``seconds``, if given, instead).
 
-    ``exploration`` is UCB1's constant; returns are divided by ``scale`` (Leopard's returns are
-    point margins, a few points wide).
+    ``exploration`` is UCB1's constant (rewards lie in [0, 1]); ``bias`` weighs the progressive
+    bias (the one-ply evaluation of a move, worth ``bias / (visits + 1)``); ``rollout_depth``
+    cuts playouts (None: play to the end); ``keep_tree`` keeps the last search's nodes in
+    :attr:`last_tree`.
     """
 
     name = "ismcts"
@@ -56,87 +91,158 @@ class IsmctsBot(Bot):
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         exploration: float = 0.7,
-        scale: float = 10.0,
+        bias: float = 1.0,
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
+        keep_tree: bool = False,
     ) -> None:
         super().__init__(seed)
         if int(iterations) < 1:
             raise BotError("ismcts needs iterations of 1 or more")
+        if seconds is not None and float(seconds) <= 0:
+            raise BotError("ismcts needs seconds above 0 (or none, to count iterations)")
         self.iterations = int(iterations)
-        self.seconds = seconds
-        self.exploration = exploration
-        self.scale = scale
-        #: Playouts stop after this many moves and the game's ``evaluate`` scores the state
-        #: (None: play out to the end).
+        self.seconds = None if seconds is None else float(seconds)
+        self.exploration = float(exploration)
+        self.bias = float(bias)
+        #: Playouts stop after this many moves and the state is scored by the game's
+        #: ``search_reward`` (None: play out to the end).
         self.rollout_depth = rollout_depth
         #: Iterations run for the last move (for benchmarks).
         self.last_iterations = 0
+        #: The last search's nodes by key, kept only with ``keep_tree`` (for tests and
+        #: analysis: a server sends the bot between processes with every move).
+        self.keep_tree = keep_tree
+        self.last_tree: dict[Hashable, _Node] = {}
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def node_key(self, rules: Rules[Any], world: Any, seat: int) -> Hashable:
+        """The node of ``world`` in a search by ``seat``: what ``seat`` knows there and who is
+        to move."""
+        return (rules.current_player(world), rules.information_key(world, seat))
+
+    def _bias(self, rules: Rules[Any], world: Any, player: int, action: int) -> float:
+        """The progressive bias of ``action`` for ``player``: its one-ply evaluation as a chance
+        of winning, centred on 0 (the evaluation sees only public parts and the mover's own
+        cards, so one world serves)."""
+        after = rules.apply_action(world, action)
+        return self.bias * (rules.search_reward(after, player) - 0.5)
+
+    def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]
         rules = self.rules_for(view)
+        seat = int(view["seat"])
         rng = self.rng
-        root = _Node(-1)
+        tree: dict[Hashable, _Node] = {}
         c = self.exploration
-        scale = self.scale
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.iterations
         done = 0
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        root: _Node | None = None
+        while done < budget if deadline is None else time.perf_counter() < deadline:
             done += 1
             world = rules.sample_state(view, rng)
-            node = root
-            path = [root]
-            # Selection and expansion.
-            while not rules.is_terminal(world):
-                legal = rules.legal_actions(world)
+            path: list[tuple[_Edge, int]] = []
+            depth = 0
+            # Selection and expansion: down known nodes until a move never tried there.
+            while not rules.is_terminal(world) and depth < MAX_TREE_DEPTH:
+                depth += 1
                 player = rules.current_player(world)
-                children = node.children
-                untried = [action for action in legal if action not in children]
-                if untried:
-                    action = untried[rng.randrange(len(untried))]
-                    child = children[action] = _Node(player)
-                    for other in legal:
-                        if other in children and other != action:
-                            children[other].available += 1
+                key = self.node_key(rules, world, seat)
+                node = tree.get(key)
+                if node is None:
+                    node = tree[key] = _Node(player)
+                if root is None:
+                    root = node
+                node.visits += 1
+                edges = node.edges
+                actions = rules.legal_actions(world)
+                legal = [(rules.action_to_move(world, action), action) for action in actions]
+                if node.visits > 1 and player == seat:
+                    biases = node.biases
+                    for move, action in legal:
+                        if move not in biases:
+                            biases[move] = self._bias(rules, world, player, action)
+                            if move in edges:
+                                edges[move].bias = biases[move]
+                untried = [(move, action) for move, action in legal if move not in edges]
+                # Progressive widening: a node adds moves as its visits grow, so that a rival's
+                # node, where every sampled hand brings new moves, is searched below too
+                # instead of trying a new move at every visit.
+                if untried and (
+                    len(edges) < WIDENING * math.sqrt(node.visits) or len(untried) == len(legal)
+                ):
+                    policy = rules.rollout_action(world, rng)
+                    first = [pair for pair in untried if pair[1] == policy]
+                    if first or node.visits == 1 or not node.biases:
+                        # The playout policy's move (what a playout would try), else any.
+                        move, action = first[0] if first else untried[rng.randrange(len(untried))]
+                    else:
+                        # The move the evaluation likes best is tried first (ties at random).
+                        _, _, move, action = max(
+                            (node.biases.get(move, 0.0), rng.random(), move, action)
+                            for move, action in untried
+                        )
+                    edge = edges[move] = _Edge(
+                        node.biases.get(move, 0.0), rules.move_cost(world, move)
+                    )
+                    for other, _ in legal:
+                        if other in edges:
+                            edges[other].available += 1
                     world = rules.apply_action(world, action, in_place=True)
-                    path.append(child)
+                    path.append((edge, player))
                     break
                 best_score = -math.inf
                 chosen = legal[0]
-                for action in legal:
-                    child = children[action]
-                    child.available += 1
-                    score = child.total / child.visits + c * math.sqrt(
-                        math.log(child.available) / child.visits
+                for move, action in legal:
+                    known = edges.get(move)
+                    if known is None:
+                        continue
+                    known.available += 1
+                    visits = known.visits
+                    score = (
+                        known.total / visits
+                        + c * math.sqrt(math.log(known.available) / visits)
+                        + known.bias / (visits + 1)
                     )
                     if score > best_score:
-                        best_score, chosen = score, action
-                node = children[chosen]
-                world = rules.apply_action(world, chosen, in_place=True)
-                path.append(node)
-            # Playout.
-            steps = self.rollout_depth
+                        best_score, chosen = score, (move, action)
+                path.append((edges[chosen[0]], player))
+                world = rules.apply_action(world, chosen[1], in_place=True)
+            # Playout: cut after rollout_depth moves, or at the end of a turn in games whose
+            # turns are several moves (Rules.playout_turns).
+            turns = rules.playout_turns
+            steps = self.rollout_depth if turns is None else turns
             while not rules.is_terminal(world) and (steps is None or steps > 0):
+                mover = rules.current_player(world)
                 world = rules.apply_action(world, rules.rollout_action(world, rng), in_place=True)
-                if steps is not None:
+                if steps is not None and (turns is None or rules.current_player(world) != mover):
                     steps -= 1
-            if rules.is_terminal(world):
-                returns = rules.returns(world)
-            else:
-                returns = [rules.evaluate(world, seat) for seat in range(rules.players)]
-            for visited in path[1:]:
-                visited.visits += 1
-                visited.total += returns[visited.player] / scale
+            rewards = rules.search_rewards(world)
+            for edge, player in path:
+                edge.visits += 1
+                edge.total += rewards[player] - edge.cost
+            if deadline is None and root is not None and done % 100 == 0:
+                counts = sorted((e.visits for e in root.edges.values()), reverse=True)
+                # Stop once the runner-up could not catch up in the iterations left.
+                if len(counts) > 1 and counts[0] - counts[1] > budget - done:
+                    break
         self.last_iterations = done
-        world = rules.sample_state(view, rng)
-        legal_actions = {rules.move_to_action(world, move): move for move in moves}
-        best = max(
-            legal_actions,
-            key=lambda action: (
-                root.children[action].visits if action in root.children else -1,
-                -action,
-            ),
-        )
-        return legal_actions[best]
+        self.last_tree = tree if self.keep_tree else {}
+        assert root is not None  # the view's seat is to move: the root was expanded
+        return self._robust(root, moves, rng.random())
+
+    @staticmethod
+    def _robust(root: _Node, moves: list[Move], noise: float) -> Move:
+        """The root's most visited legal move; equal visits: the higher mean reward, then the
+        higher bias (``noise`` only keeps the order of fully equal moves reproducible)."""
+
+        def rank(move: Move) -> tuple[int, float, float]:
+            edge = root.edges.get(move)
+            if edge is None or edge.visits == 0:
+                return (-1, 0.0, 0.0 if edge is None else edge.bias)
+            return (edge.visits, edge.total / edge.visits, edge.bias)
+
+        ranked = sorted(moves, key=rank, reverse=True)
+        best = [move for move in ranked if rank(move) == rank(ranked[0])]
+        return best[int(noise * len(best))]

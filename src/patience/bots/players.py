@@ -18,7 +18,7 @@ class RandomBot(Bot):
     name = "random"
     summary = "a legal move at random"
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         return moves[self.rng.randrange(len(moves))]
 
@@ -30,13 +30,14 @@ class GreedyBot(Bot):
     The result is computed in a world sampled from the view (hidden cards dealt at random), so
     the bot never peeks; Leopard's ``evaluate`` values one's own square and its unfinished
     lines and counts the rivals' the other way, so spoiling their lines pays. Equal moves are
-    broken at random.
+    broken by the game's playout policy (``Rules.rollout_action``) when it names one of them,
+    else at random.
     """
 
     name = "greedy"
     summary = "the move that looks best one ply ahead (own square up, rivals' down)"
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]
@@ -52,4 +53,10 @@ class GreedyBot(Bot):
                 best, best_value = [move], value
             elif value > best_value - 1e-9:
                 best.append(move)
+        if len(best) > 1:
+            # Equal moves: the playout policy's, if it is one of them (it does not, say, shuffle
+            # a run between Double Solitaire's piles for nothing), else one at random.
+            policy = rules.action_to_move(world, rules.rollout_action(world, self.rng))
+            if policy in best:
+                return policy
         return best[self.rng.randrange(len(best))]

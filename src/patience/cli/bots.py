@@ -207,7 +207,7 @@ def _rules_of(game_name: str) -> Any:
     type=click.IntRange(1),
     default=10,
     show_default=True,
-    help="Pairs of games (each deal twice, seats swapped).",
+    help="Pairs of games (each deal twice, seats swapped; thrice with 3 players).",
 )
 @option_option
 @deal_option
@@ -234,7 +234,9 @@ def arena_command(
     swapped. Prints each bot's win rate and mean score margin with 95% confidence intervals.
 
     A single deal is a match of deals=1 (equal scores: one more deal, as RULES.md says); with
-    -o players=4, A and B are the two sides. --deal is the first pair's deal (0 if left out).
+    -o players=4, A and B are the two sides; with -o players=3 each deal is played three times,
+    A in each seat and B in the other two (A's fair share is 1/3). --deal is the first pair's
+    deal (0 if left out).
     """
     pairs_of_options = list(options)
     given = {part.split("=")[0].strip() for o in options for part in o.split(",")}
@@ -248,21 +250,21 @@ def arena_command(
         raise click.BadParameter(
             f"give two bots, A,B, from {', '.join(BOTS)}", param_hint="'--seats'"
         )
-    if game.rules.players == 3:
-        raise click.BadParameter(
-            "the arena pits two bots: use players=2 or 4", param_hint="'-o' / '--option'"
-        )
     result = run_arena(game.name, game.options, (names[0], names[1]), pairs, deal or 0, seed, jobs)
     if as_json:
         data = result.to_json()
         data.update(game=game.name, options=game.options, first_deal=deal or 0, seed=seed)
         echo_json(data)
         return
-    table = Table(title=f"{game.rules.title}: {pairs} pairs ({2 * pairs} games)")
-    for column in ("bot", "seat name", "win rate", "95% CI", "mean margin", "95% CI"):
+    games = len(result.games)
+    table = Table(title=f"{game.rules.title}: {pairs} pairs ({games} games)")
+    columns = ("bot", "seat name", "win rate", "95% CI", "mean margin", "95% CI", "CPU s/move")
+    for column in columns:
         table.add_column(column)
     for index, name in enumerate(result.names):
         rate, margin = result.win_rate[index], result.margin[index]
+        seconds = sum(g["cpu"].get(name, [0, 0])[0] for g in result.games)
+        moves = sum(g["cpu"].get(name, [0, 0])[1] for g in result.games)
         table.add_row(
             "AB"[index],
             name,
@@ -270,5 +272,6 @@ def arena_command(
             f"[{rate.low:.3f}, {rate.high:.3f}]",
             f"{margin.mean:+.2f}",
             f"[{margin.low:+.2f}, {margin.high:+.2f}]",
+            f"{seconds / moves:.3f}" if moves else "-",
         )
     make_console().print(table)

@@ -397,7 +397,7 @@ class OpenSpielIsmctsBot(bots_base.Bot):
             self._games[key] = game
         return game
 
-    def choose(self, view: Mapping[str, Any]) -> Move:
+    def decide(self, view: Mapping[str, Any]) -> Move:
         from open_spiel.python.algorithms import ismcts, mcts
 
         legal = self.legal(view)

@@ -566,10 +566,44 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         scores = outcome.scores or self.counts(state)
         return [float(scores[0] - scores[1]), float(scores[1] - scores[0])]
 
+    #: Ten units of evaluate are a card on the foundations: three cards are a step to a win.
+    value_scale = 30.0
+    #: Playouts end with the turn after the current one (a turn is several moves).
+    playout_turns = 2
+
+    def information_key(self, state: DoubleSolitaireState, observer: int) -> Hashable:
+        """What either player knows (both see the same): every pile's face-down count and
+        face-up cards, whose move it is and the turns' bookkeeping."""
+        down = state.down
+        return (
+            state.turn,
+            state.stop_offered,
+            state.consecutive_passes,
+            state.redeals,
+            tuple((down[name], tuple(state.piles[name][down[name] :])) for name in self.pile_names),
+        )
+
+    #: What search charges for a shuffle (:meth:`move_cost`), in rewards of [0, 1].
+    SHUFFLE_COST = 0.03
+
+    def move_cost(self, state: DoubleSolitaireState, move: Move) -> float:
+        """A shuffle, a run moved between one's own tableau piles that turns up no card, makes
+        no progress of itself: it costs a little, so that search does not prefer it for keeping
+        every option open (ISMCTS shuffled in 16 of 40 decisions)."""
+        if move.is_action or move.source not in TABLEAUX[state.turn]:
+            return 0.0
+        if move.target not in TABLEAUX[state.turn]:
+            return 0.0
+        source = str(move.source)
+        up = len(state.piles[source]) - state.down[source]
+        turns_up = state.down[source] > 0 and move.count == up
+        return 0.0 if turns_up else self.SHUFFLE_COST
+
     def evaluate(self, state: DoubleSolitaireState, seat: int) -> float:
-        """How good ``state`` looks to ``seat`` one move ahead: own cards on the foundations
-        (racing the opponent for them), face-down cards freed, stock cards turned, and a turn
-        that goes on (so a stop is always worth calling)."""
+        """How good ``state`` looks to ``seat``: progress only. Own cards on the foundations
+        (racing the opponent for them), face-down cards turned up, stock cards turned; the same
+        for the opponent the other way. Keeping the turn is worth nothing of itself (a bonus
+        for it had the bots shuffle runs between their piles to keep it)."""
         outcome = self.finished(state)
         if outcome is not None:
             margin = self.returns(state)[seat]
@@ -584,9 +618,15 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             stock = len(state.piles[STOCKS[who]])
             value -= sign * (stock + passes_left * (stock + len(state.piles[WASTES[who]])))
             value -= sign * 0.2 * len(state.piles[WASTES[who]])
-        if self.current_player(state) == seat and not self.stock_used_up(state, seat):
-            value += 0.5
         return value
+
+    def bot_duty(self, view: Mapping[str, Any]) -> Move | None:
+        """RULES.md: with ``auto_stop`` off, "a bot always calls" the stop it is offered. The
+        stop, when the view shows one offered to its seat and lists it among the legal moves."""
+        if not view.get("stop_offered"):
+            return None
+        legal = [Move.from_json(data) for data in view.get("legal_moves", ())]
+        return STOP if STOP in legal else None
 
     def rollout_action(self, state: DoubleSolitaireState, rng: random.Random) -> int:
         """A playout move that always ends: any card to a foundation, then a move that frees a

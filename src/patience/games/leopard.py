@@ -20,14 +20,25 @@ is ``card | DOWN | seat << SEAT_SHIFT`` so that one int says what lies there and
 from __future__ import annotations
 
 import enum
+import math
 import random
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
 
 from ..cards import Card, CardError, Rank
 from ..deals import Shuffler
-from ..engine import JSON, IllegalMove, Observer, Outcome, PositionError, Result, Rules, State
+from ..engine import (
+    JSON,
+    IllegalMove,
+    Observer,
+    Outcome,
+    PositionError,
+    Result,
+    Rules,
+    State,
+    logistic,
+)
 from ..moves import Move, register_action
 from ..options import Option, OptionError, OptionValue
 
@@ -69,6 +80,10 @@ NUM_ACTIONS = DRAW + 1
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 #: The lines through each position index.
 LINES_AT = tuple(tuple(line for line in LINES if index in line) for index in range(9))
+
+
+#: Moves already built from their actions (:meth:`Leopard.action_to_move`).
+_ACTION_MOVES: dict[int, Move] = {}
 
 
 class Phase(enum.StrEnum):
@@ -459,7 +474,13 @@ class Leopard(Rules[LeopardState]):
     # -- moves: the friendly side of actions ------------------------------------------------
 
     def action_to_move(self, state: LeopardState, action: int) -> Move:
-        return _action_move(action)
+        # Actions mean the same move in every state: each is built once (search turns
+        # thousands of actions into moves a second).
+        known = _ACTION_MOVES.get(action) if type(action) is int else None
+        if known is None:
+            known = _action_move(action)
+            _ACTION_MOVES[action] = known
+        return known
 
     def move_to_action(self, state: LeopardState, move: Move) -> int:
         """The integer action of ``move``; raises :class:`IllegalMove` if it is malformed."""
@@ -650,6 +671,68 @@ class Leopard(Rules[LeopardState]):
 
     # -- heuristics for bots -----------------------------------------------------------------
 
+    #: A point of margin (evaluate) is about a third of a step toward winning the deal.
+    value_scale = 3.0
+
+    def information_key(self, state: LeopardState, observer: int) -> Hashable:
+        """What ``observer`` knows, as a tuple (quicker than the view's JSON): the common parts,
+        the discards, every square with the card of a face-down layer only if ``observer`` laid
+        it, the stock's and hands' sizes and his own hand as a set (cards by face: the view does
+        not tell the two packs apart)."""
+        hidden = ~(DOWN - 1)
+        squares = tuple(
+            tuple(
+                tuple(
+                    layer % 52
+                    if layer < DOWN
+                    else layer & hidden | layer % 52
+                    if layer >> SEAT_SHIFT == observer
+                    else layer & hidden
+                    for layer in cell
+                )
+                for cell in square
+            )
+            for square in state.squares
+        )
+        return (
+            state.turn,
+            state.phase,
+            state.asker,
+            state.dealer,
+            state.deal_index,
+            state.totals,
+            state.history,
+            state.declarers,
+            len(state.stock),
+            tuple(len(hand) for hand in state.hands),
+            tuple(sorted(card % 52 for card in state.hands[observer])),
+            tuple(card % 52 for card in state.piles["discards"]),
+            squares,
+        )
+
+    def deals_left(self, state: LeopardState) -> int:
+        """About how many deals the match has left after the current one (after the deal just
+        ended, once the deal is over): 0 when the match ends with it."""
+        over = state.phase == OVER
+        if over and self.match_over(state):
+            return 0
+        played = len(state.history) + (0 if over else 1)
+        deals = self.options["deals"]
+        if deals != "off":
+            return max(int(deals) - played, 1 if over else 0)
+        # First to a target: a deal scores about six points.
+        top = max(state.totals)
+        return max(1 if over else 0, math.ceil((int(self.options["target"]) - top) / 6))
+
+    def search_reward(self, state: LeopardState, seat: int) -> float:
+        """The match's result once it is decided (won 1, drawn 0.5, lost 0, the margin only
+        to break ties); else the margin as a chance of winning, less sure the more deals are
+        left to play (search states end with the deal)."""
+        left = self.deals_left(state)
+        if state.phase == OVER and left == 0:
+            return super().search_reward(state, seat)
+        return logistic(self.evaluate(state, seat) / (self.value_scale * math.sqrt(1 + left)))
+
     def promise(self, cells: list[list[int]]) -> float:
         """What a square's unfinished lines promise: lines with two face-up cards of one suit
         (or colour) and a third position still vacant."""
@@ -666,18 +749,38 @@ class Leopard(Rules[LeopardState]):
                 total += 0.25
         return total
 
+    def search_rewards(self, state: LeopardState) -> list[float]:
+        left = self.deals_left(state)
+        if state.phase == OVER and left == 0:
+            return super().search_rewards(state)
+        worth = self._worth(state)
+        scale = self.value_scale * math.sqrt(1 + left)
+        return [
+            logistic(self._margin(worth, seat % self.sides) / scale)
+            for seat in range(self.nplayers)
+        ]
+
+    def _worth(self, state: LeopardState) -> list[float]:
+        """Each side's total plus its square's value and promise (worth less as the stock runs
+        out)."""
+        if state.phase == OVER:
+            return [float(total) for total in state.totals]
+        weight = min(1.0, len(state.stock) / 30)
+        return [
+            total + square_value(square) + weight * self.promise(square)
+            for total, square in zip(state.totals, state.squares, strict=True)
+        ]
+
+    @staticmethod
+    def _margin(worth: list[float], side: int) -> float:
+        return worth[side] - max(w for i, w in enumerate(worth) if i != side)
+
     def evaluate(self, state: LeopardState, seat: int) -> float:
         """Totals plus each square's value and promise (worth less as the stock runs out);
         the seat's side minus the best other side."""
         if state.phase == OVER:
             return self.returns(state)[seat]
-        weight = min(1.0, len(state.stock) / 30)
-        worth = [
-            total + square_value(square) + weight * self.promise(square)
-            for total, square in zip(state.totals, state.squares, strict=True)
-        ]
-        side = seat % self.sides
-        return worth[side] - max(w for i, w in enumerate(worth) if i != side)
+        return self._margin(self._worth(state), seat % self.sides)
 
     def rollout_action(self, state: LeopardState, rng: random.Random) -> int:
         """A cheap playout policy: declare a square worth 7 or more (or 5 near the end), answer
@@ -686,10 +789,15 @@ class Leopard(Rules[LeopardState]):
         phase = state.phase
         seat = state.turn
         if phase != PLAY:
-            value = square_value(state.squares[seat % self.sides])
+            # Declare only into a deal won: the declarer's points above every rival's square.
+            declarer = state.asker if phase == ANSWER else seat
+            side = declarer % self.sides
+            points = self.deal_points(state, declarer)
+            won = points[side] > max(p for i, p in enumerate(points) if i != side)
+            value = square_value(state.squares[side])
             if phase == ANSWER:
-                return YES if value >= 6 else NO
-            return DECLARE if value >= 7 or (value >= 5 and len(state.stock) < 8) else DRAW
+                return YES if won and (value >= 6 or len(state.stock) < 8) else NO
+            return DECLARE if won and (value >= 7 or len(state.stock) < 8) else DRAW
         own = seat % self.sides
         squares = state.squares
         hand = state.hands[seat]

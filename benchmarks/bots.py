@@ -1,0 +1,174 @@
+"""How well a bot plays: the games of ``patience arena`` (same deals, seatings and seeds, so
+the same games) with counts of the weak plays issue 23 names, for bot A's moves.
+
+Run: ``.venv/bin/python benchmarks/bots.py GAME --seats A,B --pairs N [--deal D] [--seed S]
+[-o KEY=VALUE ...] [--jobs J] [--out FILE]``, or ``--summary FILE`` to sum up the lines of a
+run (finished or not).
+
+Each game is one JSON line (as the arena's games, with ``counts``); the last line sums up: A's
+win rate with its 95% Wilson interval, A's CPU seconds a move, moves a game, and over A's
+decisions (moves with a choice):
+
+- ``raise_rival``: Leopard plays that raise a rival's square's value (``raise_rival_own_gain``:
+  those made while a play in its own square would have raised its own);
+- ``declare``, ``declare_lost``: Leopard declarations, and those into a lost deal (the
+  declarer's points no more than a rival's);
+- ``shuffles``: Double Solitaire moves of cards between one's own tableau piles that turn up
+  no card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from patience.bots.match import make_bots, seatings, side_of
+from patience.engine import Game, Rules
+from patience.games import get_rules
+from patience.moves import Move
+from patience.options import parse_option_pairs
+from patience.stats import Interval
+
+
+def weak_plays(rules: Rules[Any], game: Game, seat: int, move: Move) -> Counter[str]:
+    """The weak plays of issue 23 that ``move``, about to be made by ``seat``, is."""
+    counts: Counter[str] = Counter()
+    state = game.state
+    if rules.name == "leopard":
+        from patience.games.leopard import square_value
+
+        sides = rules.sides  # type: ignore[attr-defined]
+        own = seat % sides
+        if move.action == "play" and int(str(move.arg("square"))) != own:
+            square = int(str(move.arg("square")))
+            after, _ = rules.apply(state, move)
+            if square_value(after.squares[square]) > square_value(state.squares[square]):
+                counts["raise_rival"] += 1
+                before = square_value(state.squares[own])
+                for other in game.legal_moves():
+                    if (
+                        other.action == "play"
+                        and int(str(other.arg("square"))) == own
+                        and square_value(rules.apply(state, other)[0].squares[own]) > before
+                    ):
+                        counts["raise_rival_own_gain"] += 1
+                        break
+        if move.action == "declare":
+            counts["declare"] += 1
+            points = rules.deal_points(state, seat)  # type: ignore[attr-defined]
+            if points[own] <= max(p for side, p in enumerate(points) if side != own):
+                counts["declare_lost"] += 1
+    elif rules.name == "double-solitaire" and not move.is_action:
+        own = {f"{'ab'[seat]}{n}" for n in range(1, 8)}
+        if move.source in own and move.target in own:
+            after, forced = rules.apply(state, move)
+            if not any(m.action == "flip" for m in forced if m.is_action):
+                counts["shuffles"] += 1
+    return counts
+
+
+def play_pair(
+    game_name: str, options: dict[str, Any], names: tuple[str, str], deal: int, seed: int
+) -> list[dict[str, Any]]:
+    """The games of one deal, as the arena plays them, with A's counts."""
+    rules = get_rules(game_name, options)
+    results = []
+    for seating in seatings(rules.players):
+        seats = [names[bot] for bot in seating]
+        a_seats = {seat for seat, bot in enumerate(seating) if bot == 0}
+        bots = make_bots(seats, seed)
+        game = Game.create(rules, deal=deal)
+        counts: Counter[str] = Counter()
+        cpu = 0.0
+        while not game.is_over():
+            seat = game.current_player()
+            view = game.view(seat)
+            start = time.process_time()
+            move = bots[seat].choose(view)
+            if seat in a_seats and len(view["legal_moves"]) > 1:
+                cpu += time.process_time() - start
+                counts["decisions"] += 1
+                counts += weak_plays(rules, game, seat, move)
+            game.push(move)
+        outcome = game.outcome()
+        scores = list(outcome.scores or ())
+        a_side = side_of(game, min(a_seats))
+        rival = max(score for side, score in enumerate(scores) if side != a_side)
+        won = 1.0 if outcome.winner == a_side else 0.5 if outcome.winner is None else 0.0
+        results.append(
+            {
+                "deal": deal,
+                "seats": seats,
+                "scores": scores,
+                "a_margin": scores[a_side] - rival,
+                "a_won": won,
+                "moves": len(game.move_stack),
+                "a_cpu": round(cpu, 3),
+                "counts": dict(counts),
+            }
+        )
+    return results
+
+
+def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """A's win rate (Wilson interval), CPU a move, moves a game and the counts summed."""
+    counts: Counter[str] = Counter()
+    for game in games:
+        counts.update(game["counts"])
+    rate = Interval.wilson(sum(g["a_won"] for g in games), len(games))
+    return {
+        "games": len(games),
+        "deals": len({g["deal"] for g in games}),
+        "a_win_rate": [round(rate.mean, 3), round(rate.low, 3), round(rate.high, 3)],
+        "a_mean_margin": round(sum(g["a_margin"] for g in games) / len(games), 2),
+        "a_cpu_per_move": round(sum(g["a_cpu"] for g in games) / max(counts["decisions"], 1), 3),
+        "moves_per_game": round(sum(g["moves"] for g in games) / len(games), 1),
+        "counts": dict(counts),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", nargs="?")
+    parser.add_argument("--seats", default="ismcts,greedy")
+    parser.add_argument("--pairs", type=int, default=10)
+    parser.add_argument("--deal", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("-o", "--option", action="append", default=[])
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--summary", type=Path, help="sum up the game lines of FILE")
+    args = parser.parse_args()
+    if args.summary is not None:
+        lines = args.summary.read_text(encoding="utf-8").splitlines()
+        games = [json.loads(line) for line in lines if line.startswith('{"deal"')]
+        print(json.dumps(summary(games)))
+        return
+    if args.game is None:
+        parser.error("give GAME (or --summary FILE)")
+    options = parse_option_pairs(args.option)
+    if args.game == "leopard" and "deals" not in options and "target" not in options:
+        options["deals"] = 1  # a single deal, as the arena plays
+    a, b = (name.strip() for name in args.seats.split(","))
+    out = args.out.open("a", encoding="utf-8") if args.out else sys.stdout
+    games: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [
+            pool.submit(play_pair, args.game, options, (a, b), args.deal + i, args.seed + i)
+            for i in range(args.pairs)
+        ]
+        for future in as_completed(futures):
+            for game in future.result():
+                games.append(game)
+                print(json.dumps(game), file=out, flush=True)
+    print(json.dumps(summary(games)), file=out, flush=True)
+
+
+if __name__ == "__main__":
+    main()
