@@ -2,7 +2,7 @@
 how long a hint takes.
 
 Run: ``.venv/bin/python benchmarks/hints.py GAME --deals A-B [-o KEY=VALUE ...] [--samples K]
-[--nodes N] [--solver-budget S] [--blunder-nodes M]``.
+[--nodes N] [--solver-budget S] [--blunder-nodes M] [--store FILE]``.
 
 For each deal the hint policy (patience.solve.hint at the web app's budget unless told
 otherwise) plays the whole game from the player's view, as ``patience autoplay`` does; the
@@ -10,14 +10,18 @@ solver, which sees every card, is given the same deal with ``--solver-budget`` C
 win rate is the upper bound of any policy's. With ``--blunder-nodes M`` every hinted move is
 checked with the hidden cards known: a **blunder** is a move from a position the solver proves
 winnable (within M nodes) to one it proves lost, where the hint judged another move still
-winnable in more than half of its worlds. Prints one row: deals, the policy's and the solver's
-win rates with 95% Wilson intervals, blunders, and the hint's median and 95th-percentile
-seconds.
+winnable in more than half of its worlds. Each deal's figures go to ``--store`` (JSON lines,
+keyed by game, options, policy, solver budget and blunder budget) as soon as it is played: a
+run stopped part way goes on where it stopped, and a run over a subset of the deals reports
+them from the store. Prints one row: deals, the policy's and the solver's
+win rates with 95% Wilson intervals, blunders, and the median and 95th-percentile CPU
+seconds of a hint.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -28,7 +32,7 @@ import patience
 from patience.engine import Game
 from patience.options import parse_option_pairs
 from patience.solve import hint, solve
-from patience.solve.autoplay import MAX_MOVES
+from patience.solve.autoplay import MAX_MOVES, Policy
 from patience.solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
 from patience.stats import Interval
 
@@ -42,26 +46,33 @@ def proved(game: Game, nodes: int) -> str:
 
 
 def play(game: Game, samples: int, nodes: int, blunder_nodes: int | None) -> dict[str, Any]:
-    """The hint policy plays ``game`` to its end; its result, hint times and blunders."""
+    """The hint policy plays ``game`` to its end; its result, hint CPU times and blunders."""
     times: list[float] = []
     blunders = 0
     for _ in range(MAX_MOVES):
         if game.is_over():
             break
-        started = time.perf_counter()
+        started = time.process_time()
         answer = hint(game, samples=samples, seconds=None, nodes=nodes)
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
         if answer.move is None:
             break
         before = proved(game, blunder_nodes) if blunder_nodes else ""
+        if before == "won" and blunder_nodes:
+            game.push(answer.move)
+            lost = proved(game, blunder_nodes) == "unwinnable"
+            game.pop()
+            if lost:
+                # The race drops a move once it cannot be the best: judge every move in every
+                # world to know how many stayed winnable (the same move is chosen).
+                full = hint(game, samples=samples, seconds=None, nodes=nodes, race=False)
+                others = [
+                    won
+                    for text, won in full.votes.items()
+                    if text != answer.move.text() and won * 2 > full.samples
+                ]
+                blunders += bool(others)
         game.push(answer.move)
-        if before == "won" and blunder_nodes and proved(game, blunder_nodes) == "unwinnable":
-            others = [
-                won
-                for text, won in answer.votes.items()
-                if text != answer.move.text() and won * 2 > answer.samples
-            ]
-            blunders += bool(others)
     return {"won": game.outcome().result == "won", "times": times, "blunders": blunders}
 
 
@@ -79,27 +90,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES)
     parser.add_argument("--solver-budget", type=float, default=10.0, help="CPU s a deal")
     parser.add_argument("--blunder-nodes", type=int, default=None)
+    parser.add_argument("--store", type=Path, default=None, help="JSON lines kept between runs")
+    parser.add_argument(
+        "--report", action="store_true", help="only the deals of the range already stored"
+    )
     args = parser.parse_args(argv)
     options = parse_option_pairs(args.option)
+    key = {
+        "game": args.game,
+        "options": sorted(args.option),
+        "policy": Policy(args.samples, args.nodes).key(),
+        "solver_budget": args.solver_budget,
+        "blunder_nodes": args.blunder_nodes,
+    }
+    stored: dict[int, dict[str, Any]] = {}
+    if args.store is not None and args.store.exists():
+        for line in args.store.read_text().splitlines():
+            row = json.loads(line)
+            if row["key"] == key:
+                stored[row["deal"]] = row
     policy_wins = solver_wins = blunders = 0
     times: list[float] = []
     for deal in args.deals:
-        game = patience.new(args.game, deal=deal, **options)
-        solved = solve(game, seconds=args.solver_budget, cpu_time=True).result
-        solver_wins += solved == "won"
-        played = play(game, args.samples, args.nodes, args.blunder_nodes)
-        policy_wins += played["won"]
-        blunders += played["blunders"]
-        times.extend(played["times"])
+        row = stored.get(deal)
+        if row is None and args.report:
+            continue
+        if row is None:
+            game = patience.new(args.game, deal=deal, **options)
+            solved = solve(game, seconds=args.solver_budget, cpu_time=True).result
+            played = play(game, args.samples, args.nodes, args.blunder_nodes)
+            row = {"key": key, "deal": deal, "solver": solved, **played}
+            if args.store is not None:
+                with args.store.open("a") as store:
+                    store.write(json.dumps(row) + "\n")
+        solver_wins += row["solver"] == "won"
+        policy_wins += row["won"]
+        blunders += row["blunders"]
+        times.extend(row["times"])
         print(
-            f"deal {deal}: policy {'won' if played['won'] else 'lost'}, solver {solved}, "
-            f"{len(played['times'])} hints",
+            f"deal {deal}: policy {'won' if row['won'] else 'lost'}, solver {row['solver']}, "
+            f"{len(row['times'])} hints",
             flush=True,
         )
-    deals = len(args.deals)
+    deals = len(args.deals) if not args.report else len(set(args.deals) & set(stored))
     print()
     print(
-        "| game | deals | policy wins | solver wins | blunders | hint median s | hint p95 s |\n"
+        "| game | deals | policy wins | solver wins | blunders "
+        "| hint CPU median s | hint CPU p95 s |\n"
         "| --- | ---: | --- | --- | ---: | ---: | ---: |"
     )
     name = args.game + "".join(f" {pair}" for pair in args.option)

@@ -40,7 +40,7 @@ DEFAULT_SAMPLES = 16
 #: so that the answer does not depend on the machine's load).
 DEFAULT_SECONDS = 8.0
 #: The node budget of each search (one world after one move) by default.
-DEFAULT_NODES: int | None = 3000
+DEFAULT_NODES: int | None = 10_000
 
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
@@ -57,7 +57,8 @@ class Hint:
     (worlds whose search ran out of budget count as not won, and are counted in ``unknown``;
     those proved lost in ``lost``), and ``low``-``high`` its 95% (Wilson) interval. ``exact``
     is true when nothing was hidden and the solver gave a final answer (``chance`` is then 1 or
-    0). ``votes`` counts, per legal move (engine notation), the worlds still won after it;
+    0). ``votes`` counts, per legal move judged (engine notation), the worlds still won after
+    it (a move dropped by the race, as unable to be the best, in the worlds it was judged in);
     ``reason`` says in words what the hint rests on.
     """
 
@@ -122,6 +123,7 @@ def hint(
     seconds: float | None = DEFAULT_SECONDS,
     nodes: int | None = DEFAULT_NODES,
     seed: int | str | None = 0,
+    race: bool = True,
 ) -> Hint:
     """Suggest a move in a one-player ``game`` from the player's view alone.
 
@@ -130,7 +132,9 @@ def hint(
     played and the world after it solved with at most ``nodes`` nodes. ``seconds`` bounds the
     whole hint (None: no clock, which makes the hint reproducible on any machine; with the
     clock, the worlds judged before it ran out count). When nothing is hidden the game itself
-    is solved with the whole budget (``nodes`` times ``samples``).
+    is solved with the whole budget (``nodes`` times ``samples``). With ``race`` (the default)
+    a move stops being judged once it can no longer be among the best: the same move and
+    chance, sooner, but the ``votes`` of such a move count only the worlds it was judged in.
     Raises ``ValueError`` for a game of more than one player or a hint with no budget.
     """
     if game.rules.players != 1:
@@ -163,9 +167,12 @@ def hint(
         if exact.exact or exact.move is not None:
             return exact
         # The search was cut short: judge every move in the one world there is, the game.
-        judged = _sampled(game.rules, view, legal, 1, seconds, nodes, rng, started)
+        judged = _sampled(
+            game.rules, view, legal, 1, seconds, nodes, rng, started, race, _undoing(game, legal)
+        )
         return replace(judged, reason=f"{exact.reason}; {judged.reason}")
-    return _sampled(game.rules, view, legal, samples, seconds, nodes, rng, started)
+    undoing = _undoing(game, legal)
+    return _sampled(game.rules, view, legal, samples, seconds, nodes, rng, started, race, undoing)
 
 
 def _exact(
@@ -198,9 +205,13 @@ def _sampled(
     nodes: int | None,
     rng: random.Random,
     started: float,
+    race: bool = True,
+    undoing: frozenset[Move] = frozenset(),
 ) -> Hint:
     """Deal the hidden cards ``samples`` times from the view and judge every legal move by the
-    share of those worlds still won after it (the same worlds for every move)."""
+    share of those worlds still won after it (the same worlds for every move); among equally
+    good moves, those of ``undoing`` come after the others of the same progress. With ``race``,
+    a move stops being judged once it can no longer be among the best (:func:`_racing`)."""
     from . import solve_state  # the package imports this module: import its solver when used
 
     deadline = None if seconds is None else started + seconds
@@ -211,21 +222,24 @@ def _sampled(
         worlds.setdefault(json.dumps(rules.position_json(world, None), sort_keys=True), world)
     candidates = _candidates(rules, list(worlds.values()), legal)
     tallies = {move: _Tally() for move in candidates}
+    alive = list(candidates)
     done = 0
-    for world in worlds.values():
+    for index, world in enumerate(worlds.values()):
         results: dict[Move, str] = {}
-        for move in candidates:
+        for move in alive:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             after, _ = rules.perform(world, move)
             share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
             solution = solve_state(rules, after, seconds=share, nodes=nodes, replay=False)
             results[move] = solution.result
-        if len(results) < len(candidates):
+        if len(results) < len(alive):
             break  # out of time: a world counts only when every move was judged in it
         for move, result in results.items():
             tallies[move].add(result)
         done += 1
+        if race:
+            alive = _racing(alive, tallies, len(worlds) - index - 1)
     took = time.perf_counter() - started
     if not done:
         reason = "the time ran out before a single deal of the hidden cards was judged"
@@ -235,12 +249,19 @@ def _sampled(
     # Moves whose worlds won fall short of the most by no more than chance would explain (the
     # solver's short searches win a world after one move and miss it after an equivalent one)
     # count as equally good: among them progress decides, so that noise does not walk the
-    # game back and forth between two piles.
+    # game back and forth between two piles; for the same reason a move that only takes cards
+    # back to where they just came from comes after the others that make as much progress.
     most = max(tallies[move].won for move in candidates)
-    close = [move for move in candidates if tallies[move].won >= most - math.sqrt(most)]
+    close = [move for move in candidates if tallies[move].won >= _close_floor(most)]
     best = max(
         close,
-        key=lambda move: (progress[move], *tallies[move].rank(), -candidates.index(move)),
+        key=lambda move: (
+            *progress[move][:2],
+            move not in undoing,
+            *progress[move][2:],
+            *tallies[move].rank(),
+            -candidates.index(move),
+        ),
     )
     tally = tallies[best]
     interval = Interval.wilson(tally.won, done)
@@ -274,6 +295,21 @@ def _sampled(
         high=high,
         lost=tally.lost,
     )
+
+
+def _close_floor(most: int) -> float:
+    """The fewest worlds won that counts as equally good as ``most`` (within chance of it)."""
+    return most - math.sqrt(most)
+
+
+def _racing(alive: list[Move], tallies: Mapping[Move, _Tally], remaining: int) -> list[Move]:
+    """The moves of ``alive`` that can still end among the best with ``remaining`` worlds to
+    judge. The best so far only gains, and the floor of the equally good (``most`` less its
+    square root) never falls as ``most`` grows, so a move whose worlds won cannot reach today's
+    floor even by winning every world left would never be chosen: dropping it changes nothing
+    but the time (tests/test_hint.py compares with the full evaluation)."""
+    floor = _close_floor(max(tallies[move].won for move in alive))
+    return [move for move in alive if tallies[move].won + remaining >= floor]
 
 
 def _candidates(rules: Rules[Any], worlds: list[State], legal: list[Move]) -> list[Move]:
@@ -336,6 +372,56 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
                 down += len(pile.get("down", []))
         progress[move] = (home, -down, -talon)
     return progress
+
+
+def _undoing(game: Game, legal: list[Move]) -> frozenset[Move]:
+    """The legal card moves that take back the cards the last move touching either of their
+    piles brought (``t3-t7:4`` after ``t7-t3:4``, whatever happened to other piles in between):
+    judged as good as the other moves by noise, such moves walked Klondike games back and forth
+    between two piles for hundreds of moves. An action (a stock turn, a dealt row) touches the
+    piles whose size or face-down count it changed. Read from the moves played and the sizes
+    of the piles, which the player sees."""
+    pairs = {
+        move: {move.source, move.target}
+        for move in legal
+        if not move.is_action and move.source is not None and move.target is not None
+    }
+    steps = game._stack  # the package's own game: the states before each move
+    undoing: set[Move] = set()
+    for move, piles in pairs.items():
+        for index in range(len(steps) - 1, -1, -1):
+            step = steps[index]
+            after = steps[index + 1].before if index + 1 < len(steps) else game.state
+            last = _touching(game.rules, step.move, step.forced, step.before, after, piles)
+            if last is None:
+                continue
+            if not last.is_action and (last.source, last.target, last.count) == (
+                move.target,
+                move.source,
+                move.count,
+            ):
+                undoing.add(move)
+            break
+    return frozenset(undoing)
+
+
+def _touching(
+    rules: Rules[Any], move: Move, forced: list[Move], before: State, after: State, piles: set[str]
+) -> Move | None:
+    """The last of a step's moves (``move`` and the ``forced`` ones after it) that touches one
+    of ``piles``, or None. An action touches the piles whose size or face-down count differs
+    between ``before`` and ``after`` the step."""
+    for each in reversed([move, *forced]):
+        if each.is_action:
+            if any(
+                len(before.piles[name]) != len(after.piles[name])
+                or before.down[name] != after.down[name]
+                for name in piles
+            ):
+                return each
+        elif piles & {each.source, each.target}:
+            return each
+    return None
 
 
 def _first_choice(rules: Rules[Any], world: State, legal: list[Move]) -> Move | None:
