@@ -2,7 +2,7 @@
 how long a hint takes.
 
 Run: ``.venv/bin/python benchmarks/hints.py GAME --deals A-B [-o KEY=VALUE ...] [--samples K]
-[--nodes N] [--solver-budget S] [--blunder-nodes M] [--store FILE]``.
+[--nodes N] [--solver-budget S] [--blunder-nodes M] [--winnable] [--store FILE] [--report]``.
 
 For each deal the hint policy (patience.solve.hint at the web app's budget unless told
 otherwise) plays the whole game from the player's view, as ``patience autoplay`` does; the
@@ -10,11 +10,13 @@ solver, which sees every card, is given the same deal with ``--solver-budget`` C
 win rate is the upper bound of any policy's. With ``--blunder-nodes M`` every hinted move is
 checked with the hidden cards known: a **blunder** is a move from a position the solver proves
 winnable (within M nodes) to one it proves lost, where the hint judged another move still
-winnable in more than half of its worlds. Each deal's figures go to ``--store`` (JSON lines,
-keyed by game, options, policy, solver budget and blunder budget) as soon as it is played: a
-run stopped part way goes on where it stopped, and a run over a subset of the deals reports
-them from the store. Prints one row: deals, the policy's and the solver's
-win rates with 95% Wilson intervals, blunders, and the median and 95th-percentile CPU
+winnable in more than half of its worlds (the row also counts every hinted move that lost a
+proved win, blunder or not). ``--winnable`` keeps only the deals of the range on the game's
+shipped winnable list (src/patience/data/winnable). Each deal's figures go to ``--store``
+(JSON lines, keyed by game, options, policy, solver budget and blunder budget) as soon as it
+is played: a run stopped part way goes on where it stopped, and ``--report`` prints the deals
+of the range already stored without playing any. Prints one row: deals, the policy's and the
+solver's win rates with 95% Wilson intervals, blunders, and the median and 95th-percentile CPU
 seconds of a hint.
 """
 
@@ -35,6 +37,7 @@ from patience.solve import hint, solve
 from patience.solve.autoplay import MAX_MOVES, Policy
 from patience.solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
 from patience.stats import Interval
+from patience.study.winnable import shipped_deals
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from solve import deal_range, percentile  # benchmarks/solve.py
@@ -46,9 +49,13 @@ def proved(game: Game, nodes: int) -> str:
 
 
 def play(game: Game, samples: int, nodes: int, blunder_nodes: int | None) -> dict[str, Any]:
-    """The hint policy plays ``game`` to its end; its result, hint CPU times and blunders."""
+    """The hint policy plays ``game`` to its end; its result, hint CPU times, blunders, and the
+    hinted moves that lost a position proved winnable (``lost_wins``, a blunder or not)."""
     times: list[float] = []
-    blunders = 0
+    blunders = lost_wins = 0
+    # The solver's answer for the position as it stands; once it is proved lost, no later
+    # move can lose a win, and the checks stop.
+    before = proved(game, blunder_nodes) if blunder_nodes else ""
     for _ in range(MAX_MOVES):
         if game.is_over():
             break
@@ -57,12 +64,12 @@ def play(game: Game, samples: int, nodes: int, blunder_nodes: int | None) -> dic
         times.append(time.process_time() - started)
         if answer.move is None:
             break
-        before = proved(game, blunder_nodes) if blunder_nodes else ""
-        if before == "won" and blunder_nodes:
+        if blunder_nodes and before != "unwinnable":
             game.push(answer.move)
-            lost = proved(game, blunder_nodes) == "unwinnable"
+            after = proved(game, blunder_nodes)
             game.pop()
-            if lost:
+            if before == "won" and after == "unwinnable":
+                lost_wins += 1
                 # The race drops a move once it cannot be the best: judge every move in every
                 # world to know how many stayed winnable (the same move is chosen).
                 full = hint(game, samples=samples, seconds=None, nodes=nodes, race=False)
@@ -72,8 +79,14 @@ def play(game: Game, samples: int, nodes: int, blunder_nodes: int | None) -> dic
                     if text != answer.move.text() and won * 2 > full.samples
                 ]
                 blunders += bool(others)
+            before = after
         game.push(answer.move)
-    return {"won": game.outcome().result == "won", "times": times, "blunders": blunders}
+    return {
+        "won": game.outcome().result == "won",
+        "times": times,
+        "blunders": blunders,
+        "lost_wins": lost_wins,
+    }
 
 
 def rate(wins: int, deals: int) -> str:
@@ -90,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES)
     parser.add_argument("--solver-budget", type=float, default=10.0, help="CPU s a deal")
     parser.add_argument("--blunder-nodes", type=int, default=None)
+    parser.add_argument(
+        "--winnable", action="store_true", help="only the deals of the range on the winnable list"
+    )
     parser.add_argument("--store", type=Path, default=None, help="JSON lines kept between runs")
     parser.add_argument(
         "--report", action="store_true", help="only the deals of the range already stored"
@@ -109,9 +125,15 @@ def main(argv: list[str] | None = None) -> int:
             row = json.loads(line)
             if row["key"] == key:
                 stored[row["deal"]] = row
-    policy_wins = solver_wins = blunders = 0
+    deals_asked: list[int] = list(args.deals)
+    if args.winnable:
+        listed = set(shipped_deals(patience.new(args.game, deal=1, **options).rules))
+        if not listed:
+            parser.error(f"no winnable list is shipped for {args.game} {' '.join(args.option)}")
+        deals_asked = [deal for deal in deals_asked if deal in listed]
+    policy_wins = solver_wins = blunders = lost_wins = 0
     times: list[float] = []
-    for deal in args.deals:
+    for deal in deals_asked:
         row = stored.get(deal)
         if row is None and args.report:
             continue
@@ -126,13 +148,14 @@ def main(argv: list[str] | None = None) -> int:
         solver_wins += row["solver"] == "won"
         policy_wins += row["won"]
         blunders += row["blunders"]
+        lost_wins += row.get("lost_wins", 0)
         times.extend(row["times"])
         print(
             f"deal {deal}: policy {'won' if row['won'] else 'lost'}, solver {row['solver']}, "
             f"{len(row['times'])} hints",
             flush=True,
         )
-    deals = len(args.deals) if not args.report else len(set(args.deals) & set(stored))
+    deals = len(deals_asked) if not args.report else len(set(deals_asked) & set(stored))
     print()
     print(
         "| game | deals | policy wins | solver wins | blunders "
@@ -140,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         "| --- | ---: | --- | --- | ---: | ---: | ---: |"
     )
     name = args.game + "".join(f" {pair}" for pair in args.option)
-    checked = str(blunders) if args.blunder_nodes else "-"
+    checked = f"{blunders} ({lost_wins} wins lost)" if args.blunder_nodes else "-"
     print(
         f"| {name} | {deals} | {rate(policy_wins, deals)} | {rate(solver_wins, deals)} "
         f"| {checked} | {statistics.median(times):.2f} | {percentile(times, 0.95):.2f} |"

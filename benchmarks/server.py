@@ -1,7 +1,7 @@
 """How many shared tables the server holds at once, and how fast it answers a move.
 
 Run: ``.venv/bin/python benchmarks/server.py [--tables N] [--seconds S] [--game leopard]
-[--bot random] [--searches N]``.
+[--bot random] [--searches N]``, or ``--hints N``, or ``--rebuild N``.
 
 The server (uvicorn, in a subprocess, with a fresh store in a temporary folder) is reached over
 loopback websockets, as browsers reach it. Each simulated person creates a table (his seat open,
@@ -21,6 +21,13 @@ started without the search pool's quota per address (its other bounds stay), so 
 searches load it as N clients would. Reported besides: the searches answered, and refused (429,
 503) at once.
 
+``--hints N`` measures the hints (``GET /api/tables/ID/hint``, answered by ``patience serve``'s
+hinter at its budget, in the server's hint worker processes): for each one-player game of
+``HINT_GAMES`` one client plays tables (deals 1001, 1002 and on) by the hints' moves, one
+request at a time, until N hints were answered; a hint's latency is the time from the request
+to its answer. A first hint, not counted, starts the worker processes. Reported per game: the
+median and 95th-percentile latency, and the worst.
+
 ``--rebuild N`` measures something else, in this process: the time to rebuild (read and replay)
 a one-player table whose log holds N events (a move and its undo, again and again), as the
 server does for a table not in memory: from the latest snapshot the server keeps every
@@ -34,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import http.cookiejar
 import json
 import random
 import socket
@@ -53,6 +61,9 @@ SERVER = """
 import sys, uvicorn
 from patience.server import MAX_FRAME, create_app
 picker = None
+hinter = None
+if sys.argv[3] == "hints":
+    from patience.cli.web import hint_json as hinter
 if sys.argv[3] == "search":
     from patience.study.winnable import WinnableDealPicker
     picker = WinnableDealPicker()
@@ -66,7 +77,7 @@ if sys.argv[3] == "search":
 # them, on new sessions and websockets per address).
 try:
     app = create_app(sys.argv[1], creations_per_minute=None, deal_picker=picker,
-                     sessions_per_minute=None, sockets_per_client=None)
+                     sessions_per_minute=None, sockets_per_client=None, hinter=hinter)
 except TypeError:  # a server from before sessions
     app = create_app(sys.argv[1], creations_per_minute=None, deal_picker=picker)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]),
@@ -86,6 +97,90 @@ def post(url: str, body: dict[str, Any]) -> Any:
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
+
+
+#: The one-player games whose hints ``--hints`` times: (name, options).
+HINT_GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("klondike", {"draw": 3}),
+    ("klondike", {"draw": 1}),
+    ("canfield", {}),
+    ("spider", {"suits": 1}),
+    ("napoleon", {}),
+    ("leonis-own", {}),
+]
+
+
+def hint_latencies(base: str, game: str, options: dict[str, Any], count: int) -> list[float]:
+    """Play tables of ``game`` by the hints' moves until ``count`` hints were answered (after
+    one not counted); each hint's latency in seconds."""
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+
+    def call(path: str, body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"http://{base}{path}", data=data, headers={"Content-Type": "application/json"}
+        )
+        with opener.open(request, timeout=120) as response:
+            return json.loads(response.read())
+
+    latencies: list[float] = []
+    deal = 1001
+    warm = False
+    while len(latencies) < count:
+        table = call("/api/tables", {"game": game, "options": options, "deal": deal})["table"]
+        deal += 1
+        while len(latencies) < count:
+            started = time.perf_counter()
+            answer = call(f"/api/tables/{table}/hint")
+            if warm:
+                latencies.append(time.perf_counter() - started)
+            warm = True
+            if answer["move"] is None:
+                break
+            state = call(f"/api/tables/{table}", {"command": "move", "move": answer["move"]})
+            if state["view"]["outcome"]["result"] != "ongoing":
+                break
+    return latencies
+
+
+def hints(count: int) -> None:
+    """Time ``count`` hints of every game of :data:`HINT_GAMES` on a server of its own."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(Path(folder) / "bench.sqlite3", port, "hints")
+        try:
+            print(
+                "| game | hints | median s | p95 s | worst s |\n| --- | ---: | ---: | ---: | ---: |"
+            )
+            for game, options in HINT_GAMES:
+                latencies = sorted(hint_latencies(f"127.0.0.1:{port}", game, options, count))
+                p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
+                name = game + "".join(f" {key}={value}" for key, value in options.items())
+                print(
+                    f"| {name} | {len(latencies)} | {statistics.median(latencies):.2f} "
+                    f"| {p95:.2f} | {latencies[-1]:.2f} |",
+                    flush=True,
+                )
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def start_server(db: Path, port: int, mode: str) -> subprocess.Popen[bytes]:
+    """The server in a subprocess (``mode``: plain, search or hints), once it listens."""
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port), mode])
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.terminate()
+                raise SystemExit("the server did not start") from None
+            time.sleep(0.1)
 
 
 class Stats:
@@ -257,33 +352,21 @@ def main() -> None:
     parser.add_argument(
         "--rebuild", type=int, default=0, help="time the rebuild of a table of N events instead"
     )
+    parser.add_argument(
+        "--hints", type=int, default=0, help="time N hints of each one-player game instead"
+    )
     args = parser.parse_args()
+    if args.hints:
+        hints(args.hints)
+        return
     if args.rebuild:
         rebuild(args.rebuild)
         return
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.sqlite3"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                SERVER,
-                str(db),
-                str(port),
-                "search" if args.searches else "plain",
-            ]
-        )
+        server = start_server(db, port, "search" if args.searches else "plain")
         try:
-            deadline = time.monotonic() + 20
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                        break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
             started = time.perf_counter()
             stats = asyncio.run(run(f"127.0.0.1:{port}", args))
             elapsed = time.perf_counter() - started
