@@ -3,7 +3,9 @@ clear when there is nothing to suggest."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import random
 import warnings
 from collections import Counter
@@ -19,7 +21,7 @@ from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app
 from patience.solve import Hint, hint, solve
-from patience.solve.hint import _progress, has_hidden_cards
+from patience.solve.hint import _progress, _racing, _Tally, _undoing, has_hidden_cards
 from patience.terminal import PlaySession
 
 with warnings.catch_warnings():
@@ -299,3 +301,117 @@ def test_hint_in_the_terminal() -> None:
     )
     session.run()
     assert "the solver found a win from here" in output.getvalue()
+
+
+class _Verdict:
+    """A stand-in for a solver's answer: only its result is read."""
+
+    def __init__(self, result: str) -> None:
+        self.result = result
+
+
+def fake_solver(bias: int) -> Any:
+    """A stand-in for ``solve_state``: a world after a stock turn (a card in the waste) is won
+    when a hash of it falls below ``bias`` in 100, any other world when it falls below 100 -
+    ``bias``; some are undecided. Deterministic, so that the race and the full evaluation see
+    the same verdicts."""
+
+    def solve_state(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        text = json.dumps(rules.position_json(state, None), sort_keys=True)
+        roll = int(hashlib.sha256(text.encode()).hexdigest(), 16) % 100
+        threshold = bias if state.piles["waste"] else 100 - bias
+        if roll < threshold:
+            return _Verdict("won")
+        return _Verdict("unwinnable" if roll % 3 else "timeout")
+
+    return solve_state
+
+
+@pytest.mark.parametrize("bias", [0, 20, 45, 50])
+def test_the_race_never_changes_the_hint(monkeypatch: pytest.MonkeyPatch, bias: int) -> None:
+    """Dropping a move once it cannot be among the best gives the same move, chance and counts
+    as judging every move in every world, with fewer searches when one move is far behind."""
+    calls = Counter[str]()
+    solver = fake_solver(bias)
+
+    def counted(*args: Any, **budget: Any) -> _Verdict:
+        calls["searches"] += 1
+        return solver(*args, **budget)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(patience.solve, "solve_state", counted)
+    game = layout_game()
+    assert {move.text() for move in game.legal_moves()} >= {"stock", "t2-t5"}
+    answers = {}
+    searches = {}
+    for race in (True, False):
+        calls.clear()
+        answers[race] = hint(game, samples=16, seconds=None, nodes=100, seed=bias, race=race)
+        searches[race] = calls["searches"]
+    raced, full = answers[True], answers[False]
+    assert (raced.move, raced.chance, raced.wins, raced.lost, raced.unknown, raced.samples) == (
+        full.move,
+        full.chance,
+        full.wins,
+        full.lost,
+        full.unknown,
+        full.samples,
+    )
+    assert raced.votes[str(raced.move)] == full.votes[str(full.move)]
+    if bias == 0:  # the stock turn loses every world: the race stops judging it
+        assert full.move is not None
+        assert full.move.text() != "stock"
+        assert searches[True] < searches[False]
+    else:
+        assert searches[True] <= searches[False]
+
+
+def test_racing_keeps_every_move_that_could_still_be_chosen() -> None:
+    a, b, c = Move.parse("t1-t2"), Move.parse("t3-t4"), Move.parse("stock")
+    tallies = {a: _Tally(won=9), b: _Tally(won=4), c: _Tally(won=2)}
+    # The floor is 9 - 3 = 6: b reaches it with two worlds left, c cannot.
+    assert _racing([a, b, c], tallies, 2) == [a, b]
+    assert _racing([a, b, c], tallies, 4) == [a, b, c]
+    assert _racing([a, b, c], tallies, 0) == [a]
+
+
+def undo_game() -> Game:
+    """Every card face up but the stock: the nine of hearts on the ten of clubs in t1, the ten
+    of spades alone in t2, clubs and spades built to nine, hearts to eight."""
+    stock = ["Jc", "Qc", "Kc", "Th", "Jh", "Qh", "Kh", "Js", "Qs", "Ks"]
+    return klondike([([], ["Tc", "9h"]), ([], ["Ts"])], stock, [9, 13, 8, 9])
+
+
+def test_a_move_taking_cards_back_is_known_as_an_undo() -> None:
+    game = undo_game()
+    back = Move.parse("t2-t1")
+    assert _undoing(game, game.legal_moves()) == frozenset()
+    game.push("t1-t2")
+    assert back not in game.legal_moves()  # it would repeat the first position
+    assert _undoing(game, [back]) == {back}
+    game.push("stock")  # the tableau is untouched: the move back is legal, and an undo
+    assert back in game.legal_moves()
+    assert _undoing(game, game.legal_moves()) == {back}
+    assert _undoing(game, [Move.parse("t2-t1:2")]) == frozenset()  # not the same cards
+    game.push("t1-f1")  # the ten of clubs goes home: t1 changed since, not an undo
+    assert _undoing(game, [back]) == frozenset()
+
+
+def test_equally_good_moves_do_not_take_cards_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nine of hearts has moved from the ten of clubs onto the ten of spades, and the stock
+    turned; every world is won whatever is played (a stand-in solver says so) and moving the
+    nine back makes as much progress as a stock turn and comes first in the game's order: the
+    hint still does not take it back."""
+    monkeypatch.setattr(patience.solve, "solve_state", lambda *args, **budget: _Verdict("won"))
+    stock = ["9c", "Jc", "Qc", "Kc", "8h", "Th", "Qh", "Kh", "Js", "Qs", "Ks", "Jh"]
+    game = klondike([([], ["Tc", "9h"]), ([], ["Ts"])], stock, [8, 13, 7, 9])
+    game.push("t1-t2")
+    game.push("stock")
+    back = Move.parse("t2-t1")
+    assert game.legal_moves()[0] == back
+    progress = _progress(game.rules, game.state, game.legal_moves())
+    assert progress[back] == max(progress.values())
+    answer = hint(game, **QUICK)
+    assert answer.chance == 1.0
+    assert answer.votes[back.text()] == answer.samples  # judged as good as any
+    assert answer.move is not None
+    assert answer.move != back
