@@ -57,9 +57,10 @@ if sys.argv[3] == "search":
     from patience.study.winnable import WinnableDealPicker
     picker = WinnableDealPicker()
     try:  # one loopback address stands for many: no quota per address (the bounds stay)
-        from patience.server.pools import PoolLimits
+        from dataclasses import replace
         from patience.server.service import POOLS
-        POOLS["search"] = PoolLimits(POOLS["search"].workers, POOLS["search"].held)
+        # Its other limits kept as they are (workers, held, threads or processes).
+        POOLS["search"] = replace(POOLS["search"], per_client=None)
     except ImportError:  # a server from before the work pools
         pass
 # Every table comes from this one address: no bound on creations (nor, where the server has

@@ -13,6 +13,7 @@ import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from patience.study.runner import (
     solve_chunk,
 )
 from patience.study.winnable import (
+    REMEMBERED,
     NoWinnableDeal,
     WinnableDealPicker,
     load_lists,
@@ -486,6 +488,81 @@ def test_picker_says_so_when_no_winnable_deal_is_found_in_time(tmp_path: Path) -
     )
     with pytest.raises(NoWinnableDeal, match="no deal of Klondike"):
         picker(KLONDIKE, True)
+
+
+def test_a_pick_changes_nothing_and_repeats_with_its_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "winnable"
+    folder.mkdir()
+    deals = list(range(1, 51))
+    (folder / "klondike.json").write_text(
+        json.dumps({"game": "klondike", "lists": [{"options": KLONDIKE.options, "deals": deals}]})
+    )
+    picker = WinnableDealPicker(folder=folder, rng=random.Random(5))
+    state = picker.rng.getstate()
+    picks = [picker.pick(KLONDIKE, True, seed) for seed in range(20)]
+    assert all(found == [] for _, found in picks)  # a shipped deal is no new win
+    assert {deal for deal, _ in picks} <= set(deals)
+    assert len({deal for deal, _ in picks}) > 1  # seeds vary the pick
+    assert picker.pick(KLONDIKE, True, 7) == picks[7]  # and the same seed repeats it
+    assert picker.rng.getstate() == state
+    # Called, the picker draws a seed per pick: two pickers seeded alike deal alike.
+    twin = WinnableDealPicker(folder=folder, rng=random.Random(5))
+    assert [picker(KLONDIKE, True) for _ in range(10)] == [twin(KLONDIKE, True) for _ in range(10)]
+    # On demand, the deals tried come from the seed (here the first one tried is "won").
+    tried: list[int] = []
+
+    def solve(game: Any, seconds: float) -> Any:
+        tried.append(game.deal)
+        return type("Solution", (), {"result": "won"})()
+
+    monkeypatch.setattr("patience.study.winnable.solve", solve)
+    searcher = WinnableDealPicker(folder=tmp_path)
+    first, again, other = (searcher.pick(KLONDIKE, True, seed) for seed in (3, 3, 4))
+    assert first == again == (tried[0], [tried[0]])
+    assert other[0] != first[0]
+    assert searcher.found == {}  # wins come back to be remembered, the picker keeps nothing
+
+
+def test_the_picker_remembers_each_win_once_and_the_newest_only(tmp_path: Path) -> None:
+    picker = WinnableDealPicker(folder=tmp_path)
+    picker.remember(KLONDIKE, [3, 5])
+    picker.remember(KLONDIKE, [3])
+    assert picker.remembered(KLONDIKE) == [5, 3]
+    picker.remember(KLONDIKE, range(1000, 1000 + REMEMBERED))
+    assert picker.remembered(KLONDIKE) == list(range(1000, 1000 + REMEMBERED))
+    assert picker.remembered(get_rules("klondike", {"draw": 1})) == []
+    picker.remembered(KLONDIKE).clear()  # a copy
+    assert len(picker.remembered(KLONDIKE)) == REMEMBERED
+
+
+def test_the_web_app_remembers_the_wins_its_worker_found(tmp_path: Path) -> None:
+    """The search runs in a worker process on a copy of the picker: the win it found comes back
+    to the server's picker, and a later search that finds none in time falls back on it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from patience.server import create_app
+
+    # Deal 3 is won within a hundred nodes (the reference above); the folder has no lists.
+    picker = WinnableDealPicker(folder=tmp_path, seconds_per_deal=5, new_deal=partial(int, 3))
+    body = {"game": "klondike", "winnable": True}
+    with TestClient(create_app(tmp_path / "web.sqlite3", deal_picker=picker)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.pools["search"].limits.processes
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        assert made.json()["deal"] == 3
+        assert picker.remembered(KLONDIKE) == [3]
+        # Now only deal 1003 (proved unwinnable) is tried: the worker's copy falls back on 3.
+        picker.new_deal = partial(int, 1003)
+        picker.seconds_per_deal, picker.total_seconds = 0.02, 0.1
+        again = client.post("/api/tables", json=body)
+        assert again.status_code == 201, again.text
+        assert again.json()["deal"] == 3
+        assert picker.remembered(KLONDIKE) == [3]
 
 
 def test_the_web_app_deals_winnable_deals_from_the_picker(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ Everything that blocks runs off the event loop, each kind on bounded threads of 
 (:data:`POOLS`, ``server/pools.py``), for every table alike: the store's writes (each commits
 with fsync) and reads (:meth:`TableService.offload`), rebuilding a table by replaying its
 events, searching for a winnable deal, replaying a record and the bots' thinking
-(:meth:`TableService.run`); hints run on :class:`HintGate`'s own bounded pool. No client is
+(:meth:`TableService.run`; the last three in worker processes, as they hold the interpreter
+lock); hints run on :class:`HintGate`'s own bounded pool of processes. No client is
 ever awaited: each connection has its own outbox and writer task, and a client that does not
 read is dropped (``server/table.py``'s :class:`Connection`). Tasks the service starts are kept
 (:meth:`TableService.spawn`) until they end, so that none is collected mid-run.
@@ -29,6 +30,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+import pickle
 import secrets
 import time
 from collections import Counter, OrderedDict
@@ -40,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import record
 from ..bots import BOTS
-from ..engine import Game, IllegalMove
+from ..engine import Game, IllegalMove, Rules
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
 from ..scoring import scores
@@ -49,6 +51,7 @@ from ..store import Account, SharedSeat, Store, StoreError, valid_player_name
 from . import snapshots
 from .catalogue import (
     DealPicker,
+    PicksApart,
     full_options,
     game_entry,
     option_phrases,
@@ -112,18 +115,19 @@ CLOSE_BACKSTOP = 120.0
 #: take the workers of another: ``store`` (the store's reads and writes: every command's write
 #: waits here, so it has threads of its own and never refuses), ``rebuild`` (replaying a table's
 #: events to bring it back into memory: bounded by snapshots, and it needs the store), ``search``
-#: (a search for a winnable deal: seconds of the solver each, so few at once and one per client;
-#: threads, as the search runs in the core without the interpreter lock), ``replay`` (checking
-#: and replaying an uploaded record), ``bots`` (a bot's thinking: one per table at a time
-#: already) and ``passwords`` (argon2's hashing of a claimed name's password: tens of
-#: milliseconds and 64 MiB each, so one at a time; argon2 frees the interpreter lock). Replays
-#: and bots run Python for as long as they work, so in processes of their own (see
-#: server/pools.py), unless the service is made with ``worker_processes=False``. A client's
-#: quota counts for its address and for its session alike.
+#: (a search for a winnable deal: seconds of the solver each, so few at once and one per
+#: client), ``replay`` (checking and replaying an uploaded record), ``bots`` (a bot's thinking:
+#: one per table at a time already) and ``passwords`` (argon2's hashing of a claimed name's
+#: password: tens of milliseconds and 64 MiB each, so one at a time; argon2 frees the
+#: interpreter lock). Searches, replays and bots run Python for long (a search dealing and
+#: setting up each deal it solves, a deal picker of someone else's making all the time), so in
+#: processes of their own (see server/pools.py), unless the service is made with
+#: ``worker_processes=False``. A client's quota counts for its address and for its session
+#: alike.
 POOLS: dict[str, PoolLimits] = {
     "store": PoolLimits(workers=4),
     "rebuild": PoolLimits(workers=2),
-    "search": PoolLimits(workers=2, held=4, per_client=1),
+    "search": PoolLimits(workers=2, held=4, per_client=1, processes=True),
     "replay": PoolLimits(workers=1, held=4, per_client=2, processes=True),
     "bots": PoolLimits(workers=2, processes=True),
     "passwords": PoolLimits(workers=1, held=8, per_client=1),
@@ -221,6 +225,21 @@ def describe_seats(seats: list[SharedSeat]) -> list[dict[str, Any]]:
     ]
 
 
+def check_picklable(deal_picker: DealPicker) -> None:
+    """Refuse (``ValueError``, saying what to do) a deal picker that cannot be pickled: the
+    searches for a winnable deal run in worker processes, which get the picker pickled."""
+    try:
+        pickle.dumps(deal_picker)
+    except Exception as error:  # whatever the picker's pickling raises: a closure, a lock
+        raise ValueError(
+            f"the deal picker {deal_picker!r} cannot be pickled ({error}), and the searches "
+            "for a winnable deal run in worker processes, which get it pickled: give a "
+            "module-level function or an object of a module-level class (no locks, no "
+            "closures), or run the search in threads (worker_processes=False, or "
+            "pools={'search': PoolLimits(..., processes=False)})"
+        ) from None
+
+
 # -- the service ------------------------------------------------------------------------------
 
 
@@ -240,7 +259,10 @@ class TableService:
         sockets_per_client: int | None = SOCKETS_PER_CLIENT,
     ) -> None:
         """``worker_processes=False`` runs every kind of work in threads, hints too: for hooks
-        (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins."""
+        (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins.
+        A ``deal_picker`` that cannot be pickled is refused (``ValueError``) unless the
+        ``search`` pool is of threads: it searches for winnable deals in worker processes
+        (:meth:`create`)."""
         self.store = store
         #: Websockets one client address may hold open at once (None: no bound).
         self.sockets_per_client = sockets_per_client
@@ -256,6 +278,8 @@ class TableService:
         limits = {**POOLS, **(pools or {})}
         if not worker_processes:
             limits = {kind: replace(limit, processes=False) for kind, limit in limits.items()}
+        if deal_picker is not None and limits["search"].processes:
+            check_picklable(deal_picker)
         #: Each kind of blocking work's own workers (:data:`POOLS`).
         self.pools = {kind: WorkPool(POOL_WORK[kind], limits[kind]) for kind in POOLS}
         self._tables: OrderedDict[str, Table] = OrderedDict()
@@ -281,7 +305,7 @@ class TableService:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """``work(*args, **kwargs)`` on the threads of ``kind`` (:data:`POOLS`), for
+        """``work(*args, **kwargs)`` on the workers of ``kind`` (:data:`POOLS`), for
         ``client`` (an address, or an address and a session; None: the server's own work,
         under no quota): refused before any work (429, 503) beyond the pool's quotas."""
         return await self.pools[kind].run(client, work, *args, **kwargs)
@@ -434,7 +458,9 @@ class TableService:
         """A new table, stored, in memory, its bots kicked; its deal chosen by the deal picker
         when the request leaves it to the server (a winnable one if asked: refused (400)
         without a picker, or when the picker finds none). A search for a winnable deal runs on
-        the ``search`` pool, under its quota for ``client`` (an address and a session)."""
+        the ``search`` pool, under its quota for ``client`` (an address and a session): in a
+        worker process, on a copy of the picker (:class:`PicksApart` says how what it learns
+        comes back); a worker that dies fails the request with 503."""
         if new.winnable and self.deal_picker is None:
             raise CommandError(
                 400, "winnable deals need the solver, which this server does not have"
@@ -443,7 +469,7 @@ class TableService:
         deal = new.deal
         try:
             if deal is None and new.winnable and self.deal_picker is not None:
-                deal = await self.run("search", client, self.deal_picker, new.rules, True)
+                deal = await self._search(new.rules, client)
             table = await self.offload(self._create, table_id, new, deal)
         except (StoreError, CommandError):  # a CommandError: the search pool's refusal
             raise
@@ -452,6 +478,19 @@ class TableService:
         self._remember(table)
         self.kick(table)
         return table
+
+    async def _search(self, rules: Rules[Any], client: Client) -> int:
+        # On the search pool: in a worker process, the picker is a copy, so a picker that can
+        # pick apart is given a seed drawn here (picks vary, and repeat with a seeded picker)
+        # and the wins the copy found are given back to the original, for later searches.
+        picker = self.deal_picker
+        assert picker is not None
+        if isinstance(picker, PicksApart):
+            seed = picker.next_seed()
+            deal, found = await self.run("search", client, picker.pick, rules, True, seed)
+            picker.remember(rules, found)
+            return deal
+        return await self.run("search", client, picker, rules, True)
 
     def _create(self, table_id: str, new: NewTable, deal: int | None) -> Table:
         # On the store's threads: the store writes, and the deal picker may choose a deal at
