@@ -311,7 +311,7 @@ def create_app(
 
     def remember(connection: HTTPConnection, visitor: Visitor) -> Visitor:
         """Keep the request's visitor; a new session token goes to the browser."""
-        if connection.cookies.get(SESSION_COOKIE) != visitor.token:
+        if connection.cookies.get(SESSION_COOKIE) != visitor.token or visitor.renew:
             queue_cookie(connection, SESSION_COOKIE, visitor.token, max_age=SESSION_MAX_AGE)
         connection.scope[_VISITOR] = visitor
         return visitor
@@ -324,7 +324,10 @@ def create_app(
         if isinstance(known, Visitor):
             return known
         visitor = await sessions.visitor(
-            connection.cookies.get(SESSION_COOKIE), client_address(connection)
+            connection.cookies.get(SESSION_COOKIE),
+            client_address(connection),
+            # Only a response renews the cookie: a websocket's visit is not noted as seen.
+            seen=connection.scope["type"] == "http",
         )
         old = connection.cookies.get(OLD_COOKIE)
         if old is not None and connection.scope["type"] == "http":
@@ -587,7 +590,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
+        # Sessions unused for a year go when the server starts, and every day after.
+        expiry = asyncio.get_running_loop().create_task(sessions.expire_regularly())
         yield
+        expiry.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await expiry
         service.close()
         store.close()
 
