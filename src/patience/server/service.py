@@ -13,7 +13,7 @@ written to the store, and only then does the table take the copy and anybody hea
 never runs ahead of the store, and a state sent meanwhile shows the table as stored. If the store
 refuses (another process wrote first, or the disk failed), the table is rebuilt from the store.
 
-Everything that blocks runs off the event loop, each kind on bounded threads of its own
+Everything that blocks runs off the event loop, each kind on bounded workers of its own
 (:data:`POOLS`, ``server/pools.py``), for every table alike: the store's writes (each commits
 with fsync) and reads (:meth:`TableService.offload`), rebuilding a table by replaying its
 events, searching for a winnable deal, replaying a record and the bots' thinking
@@ -119,11 +119,10 @@ CLOSE_BACKSTOP = 120.0
 #: client), ``replay`` (checking and replaying an uploaded record), ``bots`` (a bot's thinking:
 #: one per table at a time already) and ``passwords`` (argon2's hashing of a claimed name's
 #: password: tens of milliseconds and 64 MiB each, so one at a time; argon2 frees the
-#: interpreter lock). Searches, replays and bots run Python for long (a search dealing and
-#: setting up each deal it solves, a deal picker of someone else's making all the time), so in
-#: processes of their own (see server/pools.py), unless the service is made with
-#: ``worker_processes=False``. A client's quota counts for its address and for its session
-#: alike.
+#: interpreter lock). Searches, replays and bots run Python for long (a search deals and sets
+#: up in Python each deal it tries, and a deal picker may be any callable), so in processes of
+#: their own (see server/pools.py), unless the service is made with ``worker_processes=False``.
+#: A client's quota counts for its address and for its session alike.
 POOLS: dict[str, PoolLimits] = {
     "store": PoolLimits(workers=4),
     "rebuild": PoolLimits(workers=2),
