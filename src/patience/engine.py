@@ -487,6 +487,16 @@ class Rules(abc.ABC, Generic[S]):
             data.update({key: None for key, card in named.items() if card not in shown})
         return data
 
+    def deal_end(self, before: S, move: Move, after: S) -> S | None:
+        """The deal's last position, when ``move`` (made from ``before``, leading to
+        ``after``) ends one deal of a match of several and the match goes on: the state as
+        the deal ended and was scored, before the next deal was dealt (``after`` holds the next
+        deal already), for the players to look at before they go on. Its view
+        (:meth:`view_json`) must hide from each observer what the deal's own views hid. None
+        when the move ends no deal, or ends the game: the default, for games of one deal. A
+        rules object knows nothing of who looks at it or for how long (a server's business)."""
+        return None
+
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
         """A full state consistent with ``view`` (from :meth:`Game.view` or :meth:`view_json`,
         for a seat or the spectator): the cards it does not name dealt at random by ``rng``.
