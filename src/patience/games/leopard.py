@@ -645,9 +645,18 @@ class Leopard(Rules[LeopardState]):
                 Result.DRAW, f"equal totals {shown} after {deals} deal(s)", scores=totals
             )
         winner = totals.index(top)
-        return Outcome(
+        if self.nplayers == 4:  # a side of two seats
+            return Outcome(
+                Result.WON,
+                f"{self.side_name(winner)} won {shown} after {deals} deal(s)",
+                winner=winner,
+                scores=totals,
+            )
+        # The winning seat as data too, for a page to name it (Outcome.naming).
+        return Outcome.naming(
             Result.WON,
-            f"{self.side_name(winner)} won {shown} after {deals} deal(s)",
+            f"{{0}} won {shown} after {deals} deal(s)",
+            [winner],
             winner=winner,
             scores=totals,
         )

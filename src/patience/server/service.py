@@ -868,10 +868,12 @@ class TableService:
         hashed = token_hash(token)
         async with table.lock:
             seat = table.seats[index]
+            # The seat as data too: a page names it its own way (counting from 1).
+            taken = {"kind": "seat_taken", "seat": index}
             if seat.kind != "open":
-                raise CommandError(409, f"seat {index} is taken")
+                raise CommandError(409, f"seat {index} is taken", taken)
             if not await self.offload(self.store.claim_seat, table.id, index, name, hashed):
-                raise CommandError(409, f"seat {index} is taken")
+                raise CommandError(409, f"seat {index} is taken", taken)
             seat.player, seat.token_hash = name, hashed
             self._seat(table, conn, seat)
         self.post(table, conn, {"type": "joined", "seat": index, "token": token, "name": name})

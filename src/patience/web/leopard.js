@@ -4,6 +4,7 @@
 
 import { CARD_H, CARD_W, defs, drawCard, drawSlot, el, parseCard } from "./cards.js";
 import { h } from "./dom.js";
+import { reasonText } from "./generic.js";
 
 const GAP = 12;
 const POSITION_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9"];
@@ -96,7 +97,7 @@ export function leopardEnd(state, page) {
     if (totals.length === 2) return `The match is drawn ${totals[0]}-${totals[1]} ${after}.`;
     return `The match is drawn ${after}: ${named()}.`;
   }
-  return outcome.reason ?? outcome.result;
+  return reasonText(outcome, page) || outcome.result;
 }
 
 // What the page says about the turn, for the seat that is to act, the one that waits for an

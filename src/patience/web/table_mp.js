@@ -368,7 +368,7 @@ class SharedTablePage {
         if (message.state) this.show(message.state);
         return;
       }
-      this.say(message.error, true);
+      this.say(this.errorText(message), true);
       if (message.state) this.show(message.state);
       return;
     }
@@ -376,6 +376,23 @@ class SharedTablePage {
     if (message.type === "state" && !(this.state && message.seq < this.state.seq)) {
       this.show(message);
     }
+  }
+
+  /**
+   * A refusal in words. Where the server says which seat it is about (`reason`), the seat is
+   * named as everywhere on the page, by its player or counting from 1: the server's own text
+   * numbers seats from 0, as its API does.
+   */
+  errorText(message) {
+    const reason = message.reason ?? {};
+    if (reason.kind === "not_your_turn" && Number.isInteger(reason.turn) && this.state) {
+      return `It is not your turn: ${this.seatName(reason.turn)} plays.`;
+    }
+    if (reason.kind === "seat_taken" && Number.isInteger(reason.seat)) {
+      return `Seat ${reason.seat + 1} is taken: choose another.`;
+    }
+    if (reason.kind === "hold") return "The table waits for everyone to go on.";
+    return message.error;
   }
 
   send(move) {
