@@ -264,8 +264,8 @@ class Outcome:
     #: ``reason`` with ``{0}``, ``{1}``, ... where it names ``seats[0]``, ``seats[1]``, ...
     #: (empty: the reason names no seat, or was given as text only). Another way of writing
     #: the same reason: outcomes compare without it (a record keeps the text alone).
-    template: str = field(default="", compare=False)
-    seats: tuple[int, ...] = field(default=(), compare=False)
+    template: str = field(default="", compare=False, repr=False)
+    seats: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def naming(
