@@ -123,6 +123,7 @@ async def person(
                     held = True
                     stats.holding += 1
                 last_seq = 0
+                went_on = -1  # the seq of the hold he last went on from
                 sent_at: float | None = None
                 while time.monotonic() < stop:
                     message = json.loads(await ws.recv())
@@ -140,6 +141,12 @@ async def person(
                     if state.get("outcome", {}).get("result", "ongoing") != "ongoing":
                         stats.games += 1
                         break
+                    hold = state.get("hold")
+                    if hold is not None:  # the end of a deal: he goes on at once
+                        if 0 in hold["waiting"] and went_on != state["seq"]:
+                            went_on = state["seq"]
+                            await ws.send(json.dumps({"type": "go-on", "seq": went_on}))
+                        continue
                     if sent_at is None and state.get("turn") == 0 and not state["waiting"]:
                         moves = state["view"]["legal_moves"]
                         last_seq = state["seq"]

@@ -91,7 +91,7 @@ from .sessions import (
     Sessions,
     Visitor,
 )
-from .table import Dialect, Table, shared_request, solo_request
+from .table import HOLD_LIMIT, Dialect, Table, shared_request, solo_request
 
 __all__ = [
     "DEFAULT_PLAYER",
@@ -265,6 +265,7 @@ def create_app(
     password_tries_per_minute: int | None = PASSWORD_TRIES_PER_MINUTE,
     sessions_per_minute: int | None = SESSIONS_PER_MINUTE,
     sockets_per_client: int | None = SOCKETS_PER_CLIENT,
+    hold_limit: float = HOLD_LIMIT,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -286,6 +287,8 @@ def create_app(
     may try in a minute (None: no bound), ``sessions_per_minute`` the new sessions stored for
     one address in a minute and ``sockets_per_client`` the websockets one address may hold
     open (None: no bound, for benchmarks whose every client is one address).
+    ``hold_limit`` is the longest a shared table waits at the end of a deal for its people to
+    go on (seconds; tests give a short one).
     """
     origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
@@ -297,6 +300,7 @@ def create_app(
         hints_at_once=hints_at_once,
         worker_processes=worker_processes,
         sockets_per_client=sockets_per_client,
+        hold_limit=hold_limit,
     )
     sessions = Sessions(
         store,

@@ -42,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import record
 from ..bots import BOTS
-from ..engine import Game, IllegalMove, Rules
+from ..engine import SPECTATOR, Game, IllegalMove, Rules
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
 from ..scoring import scores
@@ -68,6 +68,7 @@ from .table import (
     COMMANDS,
     DEFAULT_ABSENCE,
     DEFAULT_STAND_IN,
+    HOLD_LIMIT,
     MAX_ABSENCE,
     MAX_EVENTS,
     NOT_READING,
@@ -76,6 +77,7 @@ from .table import (
     SOLO,
     Connection,
     Dialect,
+    Hold,
     NewTable,
     Seat,
     Table,
@@ -105,8 +107,9 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 
-#: The messages a websocket client may send besides the commands.
-SEAT_MESSAGES = ("join", "resume")
+#: The messages a websocket client may send besides the commands: taking a seat, and going on
+#: after the end of a deal (:class:`Hold`).
+SEAT_MESSAGES = ("join", "resume", "go-on")
 #: Seconds before a bot whose move failed is asked again.
 BOT_RETRY = 1.0
 #: Seconds a dropped connection's close may take before the service stops waiting for it.
@@ -256,12 +259,17 @@ class TableService:
         pools: Mapping[str, PoolLimits] | None = None,
         worker_processes: bool = True,
         sockets_per_client: int | None = SOCKETS_PER_CLIENT,
+        hold_limit: float = HOLD_LIMIT,
     ) -> None:
         """``worker_processes=False`` runs every kind of work in threads, hints too: for hooks
         (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins.
         A ``deal_picker`` that cannot be pickled is refused (``ValueError``) unless the
         ``search`` pool is of threads: it searches for winnable deals in worker processes
-        (:meth:`create`)."""
+        (:meth:`create`). ``hold_limit``: the longest a shared table waits at the end of a
+        deal for its people to go on (seconds, :class:`Hold`)."""
+        if not hold_limit > 0:
+            raise ValueError(f"hold_limit is a number of seconds above 0, not {hold_limit!r}")
+        self.hold_limit = hold_limit
         self.store = store
         #: Websockets one client address may hold open at once (None: no bound).
         self.sockets_per_client = sockets_per_client
@@ -322,6 +330,7 @@ class TableService:
         for table in self._tables.values():
             if table.timer is not None:
                 table.timer.cancel()
+            self._drop_hold(table)
         for task in list(self.tasks):
             task.cancel()
         self.hint_gate.close()
@@ -349,6 +358,7 @@ class TableService:
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
+        self._drop_hold(table)
         self._tables.pop(table.id, None)
 
     async def get(self, table_id: str) -> Table:
@@ -450,6 +460,7 @@ class TableService:
             return
         table.game, table.events, table.finished = fresh.game, fresh.events, fresh.finished
         table.last = fresh.last
+        self._drop_hold(table)  # it showed the end of a deal of the game replaced
 
     # -- creating ----------------------------------------------------------------------------
 
@@ -593,6 +604,25 @@ class TableService:
             "safe_moves": [move.text() for move in self._safe_moves(table)]
             if "autoplay" in allowed and seat == turn
             else [],
+            # The end of a deal the table waits at (None: play goes on).
+            "hold": self._hold_json(table, seat, now),
+        }
+
+    def _hold_json(self, table: Table, seat: int | None, now: float) -> dict[str, Any] | None:
+        """The hold as ``seat`` (None: a spectator) is told of it: the seats it waits for,
+        those gone on, when it ends (``until``, the server's clock; ``seconds`` left), and
+        the deal's last position as the seat's view of it (never a card the seat may not
+        know: the rules' view of that position, for that seat)."""
+        hold = table.hold
+        if hold is None:
+            return None
+        observer = SPECTATOR if seat is None else seat
+        return {
+            "waiting": table.hold_waiting(),
+            "gone_on": sorted(hold.gone_on),
+            "until": round(hold.until, 3),
+            "seconds": round(max(0.0, hold.until - now), 1),
+            "view": table.game.rules.view_json(hold.ended, observer),
         }
 
     async def ready(self, table: Table) -> None:
@@ -692,6 +722,13 @@ class TableService:
                 if table.waiting:
                     raise CommandError(
                         409, "waiting for players: play starts when every seat is taken"
+                    )
+                if table.hold is not None:
+                    waiting = table.hold_waiting()
+                    raise CommandError(
+                        409,
+                        "the table waits for everyone to go on after the end of the deal",
+                        {"kind": "hold", "waiting": waiting},
                     )
                 if kind == "autofinish":
                     await self._autofinish(table, seat)
@@ -793,6 +830,7 @@ class TableService:
         """Store the event that made ``game`` from the table's game, then make it the table's
         (lock held). If the store refuses, the table is rebuilt from the store."""
         outcome = game.outcome()
+        before = table.game
         try:
             finished = await self.offload(
                 self.store.append_event,
@@ -824,6 +862,9 @@ class TableService:
         # statistics' best time come from the same two timestamps.
         table.finished = finished
         table.last = (seat, game.move_stack[-1]) if kind in ("move", "redo") else None
+        self._drop_hold(table)  # none is held while commands come (refused), but to be sure
+        if kind == "move":
+            self._begin_hold(table, before, game)
         if snapshots.due(table.events):
             await self._snapshot(table)
 
@@ -864,10 +905,12 @@ class TableService:
         hashed = token_hash(token)
         async with table.lock:
             seat = table.seats[index]
+            # The seat as data too: a page names it its own way (counting from 1).
+            taken = {"kind": "seat_taken", "seat": index}
             if seat.kind != "open":
-                raise CommandError(409, f"seat {index} is taken")
+                raise CommandError(409, f"seat {index} is taken", taken)
             if not await self.offload(self.store.claim_seat, table.id, index, name, hashed):
-                raise CommandError(409, f"seat {index} is taken")
+                raise CommandError(409, f"seat {index} is taken", taken)
             seat.player, seat.token_hash = name, hashed
             self._seat(table, conn, seat)
         self.post(table, conn, {"type": "joined", "seat": index, "token": token, "name": name})
@@ -892,6 +935,73 @@ class TableService:
     def _seat(self, table: Table, conn: Connection, seat: Seat) -> None:
         conn.seat = seat.index
         seat.absent_since = None
+
+    # -- holds at the end of a deal ----------------------------------------------------------
+
+    def _begin_hold(self, table: Table, before: Game, after: Game) -> None:
+        """Hold a shared table whose last move (lock held, just stored) ended a deal and the
+        match goes on (the rules' ``deal_end``), if a person connected to his seat is there
+        to look at it: bots wait, and people's moves are refused, until every such person
+        has gone on or :attr:`hold_limit` seconds have passed. Nobody to wait for: no hold."""
+        if table.settings.private:  # a one-player table's page knows no hold
+            return
+        rules = after.rules
+        ended = rules.deal_end(before.state, after.move_stack[-1], after.state)
+        if ended is None:
+            return
+        hold = Hold(ended, table.events, time.time() + self.hold_limit)
+        table.hold = hold
+        if not table.hold_waiting():
+            table.hold = None
+            return
+        loop = asyncio.get_running_loop()
+        hold.timer = loop.call_later(self.hold_limit, self._hold_due, table, hold)
+
+    def _drop_hold(self, table: Table) -> None:
+        """Forget the table's hold, if any, and its timer (nobody is told)."""
+        hold = table.hold
+        if hold is None:
+            return
+        if hold.timer is not None:
+            hold.timer.cancel()
+        table.hold = None
+
+    def _hold_due(self, table: Table, hold: Hold) -> None:
+        if table.hold is hold:  # its time is up: play goes on, whoever has not gone on
+            self._release(table)
+
+    def _release(self, table: Table) -> None:
+        """End the table's hold: everybody is told, and the bots play on."""
+        self._drop_hold(table)
+        self.broadcast(table)
+        self.kick(table)
+
+    async def go_on(self, table: Table, conn: Connection, data: Mapping[str, Any]) -> None:
+        """``{"type": "go-on", "seq": N}``: the connection's person has looked at the end of
+        the deal. The table goes on once nobody connected is left to wait for; meanwhile
+        everybody is told who still is. A go-on sent again by a seat that went on already
+        changes nothing and is not answered; one from a spectator is refused (403), and one
+        when the table is not held, or with the ``seq`` of another state (a hold already
+        over), is stale (409, with the state as it stands)."""
+        if conn.seat is None:
+            raise CommandError(403, "only the players at the table go on; spectators watch")
+        seq = data.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 0):
+            raise CommandError(400, f"'seq' is the seq of the state you saw, not {seq!r}")
+        hold = table.hold
+        if hold is None or (seq is not None and seq != hold.events):
+            raise CommandError(
+                409,
+                "nothing to go on from: the table is not waiting at the end of a deal now",
+                {"kind": "not_held"},
+            )
+        if conn.seat in hold.gone_on:
+            return  # a second click, or a second page of the same seat: harmless
+        hold.gone_on.add(conn.seat)
+        if table.hold_waiting():
+            self.broadcast(table)
+        else:
+            self._release(table)
 
     # -- connections -------------------------------------------------------------------------
 
@@ -996,6 +1106,8 @@ class TableService:
             await self.join(table, conn, data)
         elif kind == "resume":
             await self.resume(table, conn, data)
+        elif kind == "go-on":
+            await self.go_on(table, conn, data)
         elif kind in COMMANDS:
             await self.command(table, conn.seat, data)
         else:
@@ -1021,6 +1133,9 @@ class TableService:
         conn.drop("gone")
         if conn.seat is not None and not table.connected(conn.seat):
             table.seats[conn.seat].absent_since = time.time()
+            if table.hold is not None and not table.hold_waiting():
+                self._release(table)  # he was the last the hold waited for
+                return
             self.broadcast(table)
             self.kick(table)
 
