@@ -61,7 +61,12 @@ def test_an_old_study_file_migrates_step_by_step_and_keeps_its_rows(
         assert schema_version(db.connection) == SCHEMA_VERSION
         assert db.rows() == before
         db.write_chunk(
-            "klondike", "{}", Budget("cpu-seconds", 5), 2, [DealResult(60, "won", 1, 9, 99, 1.5)]
+            "klondike",
+            "{}",
+            Budget("cpu-seconds", 5),
+            2,
+            [DealResult(60, "won", 1, 9, 99, 1.5)],
+            engine="python",
         )
         assert len(db.rows()) == 51
     fresh = tmp_path / "fresh.sqlite3"
