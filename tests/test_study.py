@@ -170,7 +170,7 @@ def test_a_chunk_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
         good = DealResult(1, "won", 0.1, 10, 5)
         bad = DealResult(2, "maybe", 0.1, 10, 0)  # refused by the table's CHECK
         with pytest.raises(Exception, match="CHECK"):
-            db.write_chunk("klondike", "{}", NODES, 1, [good, bad])
+            db.write_chunk("klondike", "{}", NODES, 1, [good, bad], engine="python")
         assert db.rows() == []
 
 
@@ -256,7 +256,12 @@ def test_a_file_from_before_cpu_budgets_takes_them_and_keeps_its_rows(tmp_path: 
     with StudyDB(path) as db:
         assert [(row.deal, row.budget) for row in db.rows()] == [(7, Budget("seconds", 10))]
         db.write_chunk(
-            "klondike", "{}", Budget("cpu-seconds", 10), 2, [DealResult(8, "won", 1, 9, 99)]
+            "klondike",
+            "{}",
+            Budget("cpu-seconds", 10),
+            2,
+            [DealResult(8, "won", 1, 9, 99)],
+            engine="python",
         )
         assert len(db.rows()) == 2
 
@@ -301,7 +306,7 @@ def test_report_json_counts_each_deal_once_and_counts_unknowns_both_ways(tmp_pat
             DealResult(8, "unwinnable", 3.0, 100, 0),
         ]
         first += [DealResult(9, "unknown", 4.0, 100, 0), DealResult(10, "unknown", 5.0, 100, 0)]
-        db.write_chunk("klondike", key, small, 1, first)
+        db.write_chunk("klondike", key, small, 1, first, engine="python")
         # The retry wins deal 9 and leaves deal 10 unknown.
         db.write_chunk(
             "klondike",
@@ -309,6 +314,7 @@ def test_report_json_counts_each_deal_once_and_counts_unknowns_both_ways(tmp_pat
             large,
             1,
             [DealResult(9, "won", 6.0, 900, 95), DealResult(10, "unknown", 7.0, 1000, 0)],
+            engine="python",
         )
     result = invoke("study", "report", "--db", str(path), "--json")
     assert result.exit_code == 0, result.output
@@ -344,8 +350,12 @@ def test_report_plot_is_written(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     with StudyDB(path) as db:
         results = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
-        db.write_chunk("klondike", options_key(KLONDIKE.options), NODES, 1, results)
-        db.write_chunk("accordion", "{}", NODES, 1, [DealResult(1, "unknown", 1.0, 300, 0)])
+        db.write_chunk(
+            "klondike", options_key(KLONDIKE.options), NODES, 1, results, engine="python"
+        )
+        db.write_chunk(
+            "accordion", "{}", NODES, 1, [DealResult(1, "unknown", 1.0, 300, 0)], engine="python"
+        )
     # A PNG whatever the name says (matplotlib would take the suffix for the format).
     for name in ("resolved.png", "resolved.txt", "resolved"):
         plot = tmp_path / name
@@ -370,26 +380,45 @@ def test_the_plot_names_every_group_with_its_solver_and_budget(
     path = tmp_path / "s.sqlite3"
     with StudyDB(path) as db:
         won = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
-        db.write_chunk("spider", "{}", Budget("cpu-seconds", 60), 5, won)
+        db.write_chunk("spider", "{}", Budget("cpu-seconds", 60), 5, won, engine="python")
         db.write_chunk(
-            "spider", "{}", Budget("cpu-seconds", 60), 4, [DealResult(1, "unknown", 60, 9, 0)]
+            "spider",
+            "{}",
+            Budget("cpu-seconds", 60),
+            4,
+            [DealResult(1, "unknown", 60, 9, 0)],
+            engine="python",
         )
         reports = summarise(db.rows())
     plot_resolved(reports, tmp_path / "plot.png")
     (legend,) = legends
     spider = reports[0].title()
     assert legend == [
-        f"{spider}, solver 5, 60 CPU s (n=4)",
-        f"{spider}, solver 4, 60 CPU s (n=1): nothing resolved, no curve",
+        f"{spider}, python solver 5, 60 CPU s (n=4)",
+        f"{spider}, python solver 4, 60 CPU s (n=1): nothing resolved, no curve",
     ]
 
 
 def test_a_game_without_options_has_no_double_space_in_its_headings() -> None:
     (report,) = summarise(
-        [ResultRow("napoleon", "{}", 1, Budget("cpu-seconds", 60), 3, "won", 2.0, 9, 90, 2.0)]
+        [
+            ResultRow(
+                "napoleon",
+                "{}",
+                1,
+                Budget("cpu-seconds", 60),
+                3,
+                "won",
+                2.0,
+                9,
+                90,
+                2.0,
+                engine="python",
+            )
+        ]
     )
-    assert report.heading() == "napoleon (solver 3; budgets: 60 CPU s)"
-    assert report.label() == "napoleon, solver 3, 60 CPU s"
+    assert report.heading() == "napoleon (python solver 3; budgets: 60 CPU s)"
+    assert report.label() == "napoleon, python solver 3, 60 CPU s"
 
 
 def test_report_without_a_database_says_so(tmp_path: Path) -> None:
@@ -415,6 +444,7 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
                 DealResult(3, "won", 0.1, 9, 80),
                 DealResult(4, "unknown", 0.1, 9, 0),
             ],
+            engine="python",
         )
         db.write_chunk(
             "klondike",
@@ -422,6 +452,7 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
             NODES,
             solver_version("klondike"),
             [DealResult(8, "won", 0.1, 9, 80)],
+            engine="python",
         )
     out = tmp_path / "winnable" / "klondike.json"
     for options in ("draw=1", "draw=3"):

@@ -5,7 +5,12 @@ winnable (``patience study export-winnable`` writes it):
 
     {"game": "klondike",
      "lists": [{"options": {...every option...}, "solver": 1, "studied": 100,
-                "deals": [1, 3, ...]}]}
+                "deals": [1, 3, ...],
+                "grades": {"easy": [...], "medium": [...], "hard": [...]},
+                "graded_by": {"engine": "core", "solver": 4}}]}
+
+``grades`` (when the study has rows of the compiled core) splits the deals the core won at its
+newest solver version into thirds by the nodes its search took to find the win.
 
 :class:`WinnableDealPicker` deals from those lists, and for options without a list solves
 random deals on demand within a budget until one is proved won.
@@ -17,6 +22,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -28,15 +34,18 @@ from ..files import write_atomically
 from ..games import get_rules
 from ..options import OptionValue
 from ..solve import solve, solver_version
-from .db import options_key
+from .db import ResultRow, options_key
 
 __all__ = [
+    "GRADES",
     "LIST_FILE_SHAPE",
     "RARELY_PROVED",
     "REMEMBERED",
+    "Grading",
     "ListFileError",
     "NoWinnableDeal",
     "WinnableDealPicker",
+    "grade_deals",
     "load_lists",
     "packaged_dir",
     "rarely_proved",
@@ -178,26 +187,66 @@ def read_list_file(path: Path, game: str) -> list[dict[str, Any]]:
     return lists
 
 
+#: The grades of winnable deals, easiest first.
+GRADES = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Grading:
+    """Won deals in :data:`GRADES`: thirds by the nodes the core's search (``solver`` version)
+    took to win them."""
+
+    solver: int
+    grades: dict[str, list[int]]
+
+
+def grade_deals(rows: Sequence[ResultRow]) -> Grading | None:
+    """Grade the deals that the compiled core won among ``rows`` (one game and options) at the
+    newest core solver version there: sorted by the nodes to the win (the fewest of a deal's
+    runs), the first third is easy, the next medium, the last hard. None without such rows."""
+    won = [row for row in rows if row.engine == "core" and row.result == "won"]
+    if not won:
+        return None
+    solver = max(row.solver for row in won)
+    nodes: dict[int, int] = {}
+    for row in won:
+        if row.solver == solver:
+            nodes[row.deal] = min(row.nodes, nodes.get(row.deal, row.nodes))
+    ordered = sorted(nodes, key=lambda deal: (nodes[deal], deal))
+    size = len(ordered)
+    return Grading(
+        solver,
+        {
+            grade: sorted(ordered[index * size // 3 : (index + 1) * size // 3])
+            for index, grade in enumerate(GRADES)
+        },
+    )
+
+
 def write_list(
     path: Path,
     game: str,
     options: dict[str, OptionValue],
     deals: Sequence[int],
     studied: int,
+    grading: Grading | None = None,
 ) -> None:
     """Put the list of ``deals`` for ``options`` into the file at ``path`` (replacing the list
-    for the same options, keeping the others). :class:`ListFileError` when the file holds
-    anything but lists of ``game`` (it is left as it is)."""
+    for the same options, keeping the others), with their ``grading`` when given.
+    :class:`ListFileError` when the file holds anything but lists of ``game`` (it is left as
+    it is)."""
     key = options_key(options)
     lists = [entry for entry in read_list_file(path, game) if options_key(entry["options"]) != key]
-    lists.append(
-        {
-            "options": dict(options),
-            "solver": solver_version(game),
-            "studied": studied,
-            "deals": sorted(set(deals)),
-        }
-    )
+    entry: dict[str, Any] = {
+        "options": dict(options),
+        "solver": solver_version(game),
+        "studied": studied,
+        "deals": sorted(set(deals)),
+    }
+    if grading is not None:
+        entry["grades"] = grading.grades
+        entry["graded_by"] = {"engine": "core", "solver": grading.solver}
+    lists.append(entry)
     lists.sort(key=lambda entry: options_key(entry["options"]))
     # One line per list: short files that still diff by options.
     entries = ",\n  ".join(json.dumps(entry) for entry in lists)
