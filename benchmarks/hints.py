@@ -156,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     deals = len(deals_asked) if not args.report else len(set(deals_asked) & set(stored))
+    if not times:
+        print(f"no deal of the range played yet ({args.game} {' '.join(args.option)})")
+        return 1
     print()
     print(
         "| game | deals | policy wins | solver wins | blunders "
