@@ -88,6 +88,9 @@ pub struct Node {
     /// Moves made since the search's root (stock turns included): the best-first search's cost
     /// so far. Not part of any key.
     made: u16,
+    /// Made from an engine state (a search's root), not by a step: where rule 12 is tested
+    /// when cards may come back from the foundations.
+    root: bool,
 }
 
 /// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
@@ -481,6 +484,7 @@ impl Klondike {
     fn child<'o>(node: &Node, step: Step, out: &'o mut Vec<Child<Self>>) -> &'o mut Node {
         let mut copy = node.clone();
         copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
+        copy.root = false;
         out.push((step, copy));
         &mut out.last_mut().expect("just pushed").1
     }
@@ -662,7 +666,9 @@ impl Adapter for Klondike {
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
         let found = &node.found;
         if dominance {
-            if self.deadlocked(node) {
+            // A position that is not dead-locked has no dead-locked successor while cards may
+            // come back from the foundations (rule 12): testing the root is enough then.
+            if (node.root || !self.from_foundation) && self.deadlocked(node) {
                 return;
             }
             for index in 0..7 {
@@ -914,6 +920,7 @@ impl Klondike {
             w: 0,
             redeals: 0,
             made: 0,
+            root: true,
         };
         let mut at = 0usize;
         for index in 0..7 {
