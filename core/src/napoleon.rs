@@ -369,6 +369,121 @@ impl Node {
     }
 }
 
+impl Node {
+    /// True when some card off the foundations can never go up, so the node is lost
+    /// (docs/solving.md, Napoleon at St Helena, rule 5). Over-estimates, as the least fixed point
+    /// of monotone rules, which cards can ever leave their place (`leave`), be uncovered (`free`),
+    /// take a card as a column's top (`host`) or go up (`up`), and whether a column can ever be
+    /// empty (`space`); places are the columns and the stock with the waste as one sequence
+    /// (turning the stock does not move a card out of it).
+    fn dead(&self) -> bool {
+        let mut up = [false; CARDS];
+        let mut here = [false; CARDS];
+        let mut in_column = [false; CARDS];
+        for index in 0..COLUMNS {
+            if self.len(index) == 0 {
+                // A space: see below, not dead.
+                return false;
+            }
+            for &card in self.part(index) {
+                here[card as usize] = true;
+                in_column[card as usize] = true;
+            }
+        }
+        for (&value, &packs) in self.found.iter().zip(&self.packs) {
+            if value == 0 {
+                continue;
+            }
+            let suit = (value - 1) / 13;
+            for rank in 0..(value - 1) % 13 + 1 {
+                let pack = if packs & (1 << rank) != 0 { 52 } else { 0 };
+                up[(suit * 13 + rank + pack) as usize] = true;
+            }
+        }
+        let order = self.order();
+        let w = self.w as usize;
+        for &card in order {
+            here[card as usize] = true;
+        }
+        let mut free = [false; CARDS];
+        let mut leave = [false; CARDS];
+        loop {
+            let mut changed = false;
+            // Each place from its top down (the stock's cards come to the waste's top by
+            // turning, with nothing above them): a card is uncovered when every card above it
+            // in its place can leave; it can go up when it is uncovered and is an ace or a copy
+            // of the card below it in suit can go up; it can leave when it can go up or a copy
+            // of the card above it in suit can be a column's top (uncovered in a column, or
+            // moved to one). Until some column can be emptied, no card goes into a space.
+            let places = (0..=COLUMNS).map(|index| match index {
+                COLUMNS => &order[..w],
+                _ => self.part(index),
+            });
+            for (index, place) in places.enumerate() {
+                let mut above = true;
+                for &card in place.iter().rev() {
+                    let c = card as usize;
+                    if !above {
+                        break;
+                    }
+                    if !free[c] {
+                        free[c] = true;
+                        changed = true;
+                    }
+                    changed |=
+                        self.try_up_and_leave(c, &here, &in_column, &free, &mut up, &mut leave);
+                    above = leave[c];
+                }
+                if index < COLUMNS && above {
+                    // Every card of this column can leave, so a space can come. Then every
+                    // uncovered card can leave (into it), so every card is uncovered, and every
+                    // card can go up after a copy of each lower card of its suit: not dead.
+                    return false;
+                }
+            }
+            for &card in &order[w..] {
+                let c = card as usize;
+                free[c] = true;
+                changed |= self.try_up_and_leave(c, &here, &in_column, &free, &mut up, &mut leave);
+            }
+            if !changed {
+                break;
+            }
+        }
+        (0..CARDS).any(|c| here[c] && !up[c])
+    }
+
+    /// One update of the dead-end test's `up` and `leave` for the uncovered card `c`; true when
+    /// either changed.
+    #[inline]
+    fn try_up_and_leave(
+        &self,
+        c: usize,
+        here: &[bool; CARDS],
+        in_column: &[bool; CARDS],
+        free: &[bool; CARDS],
+        up: &mut [bool; CARDS],
+        leave: &mut [bool; CARDS],
+    ) -> bool {
+        let mut changed = false;
+        let f = face(c as u8);
+        let rank = f % 13;
+        if !up[c] && (rank == 0 || up[(f - 1) as usize] || up[(f - 1 + 52) as usize]) {
+            up[c] = true;
+            changed = true;
+        }
+        if !leave[c] {
+            let host = |h: usize| here[h] && free[h] && (in_column[h] || leave[h]);
+            let onto = rank != 12 && (host((f + 1) as usize) || host((f + 1 + 52) as usize));
+            if up[c] || onto {
+                leave[c] = true;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
 /// The sort key of a step (the Python adapter's order): best child first, then not lateral,
 /// then by kind, then (for column moves) the cards left in the source column, then as made.
 type Rank = (i32, bool, u8, u8, u16);
@@ -548,6 +663,10 @@ impl Adapter for Napoleon {
     }
 
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
+        if dominance && node.dead() {
+            // Lost: no steps (rule 5).
+            return;
+        }
         if dominance {
             let mut plays = Vec::new();
             let mut child = node.clone();
