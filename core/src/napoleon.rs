@@ -1047,6 +1047,50 @@ mod tests {
         );
     }
 
+    /// Every suit up to the four on both foundations; each king lies on the five of its suit
+    /// and pack (columns 1-8), both sevens of spades and of hearts lie under a six of their suit
+    /// (columns 9 and 10, `spades` and `hearts` bottom first), every other card in the stock.
+    fn kings_on_fives(spades: [u8; 3], hearts: [u8; 3]) -> Parts {
+        let mut piles = vec![Vec::new(); PILES.len()];
+        for index in 0..8u8 {
+            let (suit, pack) = (index % 4, (index / 4) * 52);
+            piles[F_PILE + index as usize] = (0..4).map(|rank| suit * 13 + rank + pack).collect();
+            piles[T_PILE + index as usize] = vec![suit * 13 + 4 + pack, suit * 13 + 12 + pack];
+        }
+        piles[T_PILE + 8] = spades.to_vec();
+        piles[T_PILE + 9] = hearts.to_vec();
+        let placed: Vec<u8> = piles.iter().flatten().copied().collect();
+        piles[0] = (0..CARDS as u8).filter(|card| !placed.contains(card)).collect();
+        let mut down = vec![0; PILES.len()];
+        down[0] = piles[0].len() as u32;
+        Parts { piles, down, extra: Vec::new() }
+    }
+
+    #[test]
+    fn a_card_that_can_never_go_up_is_a_dead_end() {
+        // No column can ever be emptied: a king has nowhere to go but up, which needs a five of
+        // its suit from under a king; the sixes of columns 9 and 10 need a seven of their suit,
+        // both under them, or a five. So the fives never go up (rule 5).
+        let game = Napoleon;
+        let node = game.from_parts(&kings_on_fives([6, 58, 5], [19, 71, 18])).unwrap();
+        assert!(node.dead());
+        let mut steps = Vec::new();
+        game.steps(&node, true, &mut steps);
+        assert!(steps.is_empty());
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1000, cpu_time: false };
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!((found.verdict, found.nodes), (Verdict::Unwinnable, 1));
+        // Without dominance the test is off.
+        game.steps(&node, false, &mut steps);
+        assert!(!steps.is_empty());
+        // A seven of spades on top of the six: it goes onto the eight of spades once that is
+        // played onto the nine, ... onto a king; the six follows onto it, column 9 empties, and
+        // a space frees everything: not dead.
+        let node = game.from_parts(&kings_on_fives([6, 5, 58], [19, 71, 18])).unwrap();
+        assert!(!node.dead());
+        assert!(!game.from_parts(&almost_won()).unwrap().dead());
+    }
+
     #[test]
     fn bad_positions_are_refused() {
         let game = Napoleon;
