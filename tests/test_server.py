@@ -771,7 +771,8 @@ def test_winnable_deals_come_from_the_deal_picker(db_path: Path) -> None:
         asked.append((rules.name, winnable))
         return 4242 if winnable else 17
 
-    with TestClient(create_app(db_path, deal_picker=picker)) as client:
+    # In threads: the stand-in is a closure that notes what it was asked here.
+    with TestClient(create_app(db_path, deal_picker=picker, worker_processes=False)) as client:
         response = client.post(
             "/api/tables", json={"game": "spider", "options": {"suits": 1}, "winnable": True}
         )

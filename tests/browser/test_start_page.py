@@ -46,7 +46,11 @@ def picker() -> SlowPicker:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, picker: SlowPicker) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("start") / "store.sqlite3", deal_picker=picker)
+    live = LiveServer(
+        tmp_path_factory.mktemp("start") / "store.sqlite3",
+        deal_picker=picker,
+        worker_processes=False,  # the stand-in waits on the test's event: it is not pickled
+    )
     live.start()
     yield live
     picker.release.set()

@@ -4,7 +4,7 @@ game, played alone or by several; an option it does not name reads as its own na
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine import Rules
@@ -15,6 +15,7 @@ __all__ = [
     "OPTION_TEXT",
     "DealPicker",
     "DescribesWinnable",
+    "PicksApart",
     "catalogue",
     "full_options",
     "game_entry",
@@ -213,6 +214,28 @@ class DescribesWinnable(Protocol):
 
     def winnable_info(self, game: str) -> dict[str, Any]:
         """How winnable deals of ``game`` are dealt."""
+        ...
+
+
+@runtime_checkable
+class PicksApart(Protocol):
+    """A deal picker whose choice can run on a copy of it (in a worker process, pickled) while
+    what it learns is kept by the original: the server draws a seed from the original, has the
+    copy pick with it, and gives back to the original the deals proved winnable on the way
+    (:class:`patience.study.winnable.WinnableDealPicker` is one). A deal picker that is not
+    one is simply called, in the worker, on its copy."""
+
+    def next_seed(self) -> int:
+        """A seed for one :meth:`pick` (from the original's own generator)."""
+        ...
+
+    def pick(self, rules: Rules[Any], winnable: bool, seed: int) -> tuple[int, list[int]]:
+        """The deal for a new table of ``rules``, and the deals proved winnable on the way;
+        the picker is left unchanged. A ``ValueError`` says why no deal could be chosen."""
+        ...
+
+    def remember(self, rules: Rules[Any], found: Sequence[int]) -> None:
+        """Keep ``found`` (:meth:`pick`'s deals proved winnable under ``rules``)."""
         ...
 
 

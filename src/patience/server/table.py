@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, ViewJSON
+from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, State, ViewJSON
 from ..games import get_rules, resolve_name
 from ..moves import Move
 from ..store import Event
@@ -39,6 +39,7 @@ __all__ = [
     "COMMANDS",
     "DEFAULT_ABSENCE",
     "DEFAULT_STAND_IN",
+    "HOLD_LIMIT",
     "MAX_ABSENCE",
     "MAX_EVENTS",
     "NOT_READING",
@@ -47,6 +48,7 @@ __all__ = [
     "SOLO",
     "Connection",
     "Dialect",
+    "Hold",
     "NewTable",
     "Observation",
     "Seat",
@@ -76,6 +78,9 @@ DEFAULT_ABSENCE = 120.0
 MAX_ABSENCE = 24 * 3600.0
 #: The bot that stands in for an absent person, unless the table chooses another.
 DEFAULT_STAND_IN = "greedy"
+#: The longest (seconds) a shared table waits at the end of a deal for its people to go on
+#: (:class:`Hold`): an idle person cannot stall the others for longer.
+HOLD_LIMIT = 60.0
 #: What a seat may be at creation besides a bot's name.
 OPEN_SEATS = ("open", "human")
 #: Piles that must be empty (when a game has them) before an automatic finish is offered.
@@ -281,6 +286,29 @@ class Connection:
 
 
 @dataclass
+class Hold:
+    """A shared table held at the end of a deal, so that its people can look at the deal's
+    last position (the rules' :meth:`~patience.engine.Rules.deal_end`) before play goes on.
+
+    A pause of the table, not a phase of the rules: the game has dealt the next deal already,
+    but bots do not move and people's moves are refused until every person connected to his
+    seat has gone on (the websocket message ``go-on``), or until ``until``. Seats held by bots,
+    and people with no connection, are not waited for; neither are spectators.
+    """
+
+    #: The deal's last position, as the rules scored it (what every connection is shown).
+    ended: State
+    #: The table's event count when the hold began: the ``seq`` of the states it shows.
+    events: int
+    #: When the hold ends whoever has not gone on (the server's clock, seconds since the epoch).
+    until: float
+    #: The seats whose people have gone on.
+    gone_on: set[int] = field(default_factory=set)
+    #: The call that ends the hold at ``until``.
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+
+@dataclass
 class Table:
     """A table in memory: its game, seats, settings, connections and bots."""
 
@@ -308,6 +336,8 @@ class Table:
     finish: tuple[Game, list[Move] | None] | None = field(default=None, repr=False)
     #: The game whose automatic finish is being worked out, if any.
     finishing: Game | None = field(default=None, repr=False)
+    #: The hold at the end of a deal, while the table waits for its people to go on.
+    hold: Hold | None = field(default=None, repr=False)
 
     # -- who sits where
 
@@ -342,6 +372,20 @@ class Table:
         """True while a seat is open: play starts when every seat is taken."""
         return any(seat.kind == "open" for seat in self.seats)
 
+    def hold_waiting(self) -> list[int]:
+        """The seats the hold waits for: people connected to their seats who have not gone
+        on (none when the table is not held)."""
+        hold = self.hold
+        if hold is None:
+            return []
+        return [
+            seat.index
+            for seat in self.seats
+            if seat.kind == "person"
+            and seat.index not in hold.gone_on
+            and self.connected(seat.index)
+        ]
+
     @property
     def attended(self) -> bool:
         """True while somebody (a player or a spectator) is connected."""
@@ -374,8 +418,8 @@ class Table:
         )
 
     def bot_seat(self, now: float) -> int | None:
-        """The seat a bot must play now, if any."""
-        if self.waiting or self.full or self.game.is_over():
+        """The seat a bot must play now, if any (none while the table is held)."""
+        if self.waiting or self.full or self.hold is not None or self.game.is_over():
             return None
         turn = self.game.current_player()
         seat = self.seats[turn]
