@@ -540,8 +540,9 @@ def test_the_games_settings_follow_the_player_to_another_browser(
         first.close()
 
 
-# Klondike's default options graded, draw 1 listed without grades (a test folder of lists).
-GRADED = {"easy": [1, 2], "medium": [3, 4], "hard": [5, 6]}
+# Klondike's default options graded, draw 1 listed without grades (a test folder of lists); few
+# easy deals, so that a deal of any grade would rarely pass for one.
+GRADED = {"easy": [1, 2], "medium": list(range(3, 11)), "hard": list(range(11, 31))}
 
 
 @pytest.fixture(scope="module")
@@ -553,7 +554,7 @@ def graded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
     lists = [
         {
             "options": dict(get_rules("klondike").options),
-            "deals": list(range(1, 7)),
+            "deals": list(range(1, 31)),
             "grades": GRADED,
         },
         {"options": dict(get_rules("klondike", {"draw": 1}).options), "deals": [7, 8]},
@@ -577,7 +578,7 @@ def test_a_grade_is_offered_for_graded_lists_and_deals_from_it(
     klondike.locator('input[name="winnable"]').check()
     expect(grade).to_be_visible()
     expect(grade.locator("option")).to_have_text(
-        ["any", "easy (2 deals)", "medium (2 deals)", "hard (2 deals)"]
+        ["any", "easy (2 deals)", "medium (8 deals)", "hard (20 deals)"]
     )
     klondike.locator('select[name="draw"]').select_option("1")  # a list with no grades
     expect(grade).to_be_hidden()
