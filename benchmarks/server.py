@@ -57,9 +57,10 @@ if sys.argv[3] == "search":
     from patience.study.winnable import WinnableDealPicker
     picker = WinnableDealPicker()
     try:  # one loopback address stands for many: no quota per address (the bounds stay)
-        from patience.server.pools import PoolLimits
+        from dataclasses import replace
         from patience.server.service import POOLS
-        POOLS["search"] = PoolLimits(POOLS["search"].workers, POOLS["search"].held)
+        # Its other limits kept as they are (workers, held, threads or processes).
+        POOLS["search"] = replace(POOLS["search"], per_client=None)
     except ImportError:  # a server from before the work pools
         pass
 # Every table comes from this one address: no bound on creations (nor, where the server has
@@ -122,6 +123,7 @@ async def person(
                     held = True
                     stats.holding += 1
                 last_seq = 0
+                went_on = -1  # the seq of the hold he last went on from
                 sent_at: float | None = None
                 while time.monotonic() < stop:
                     message = json.loads(await ws.recv())
@@ -139,6 +141,12 @@ async def person(
                     if state.get("outcome", {}).get("result", "ongoing") != "ongoing":
                         stats.games += 1
                         break
+                    hold = state.get("hold")
+                    if hold is not None:  # the end of a deal: he goes on at once
+                        if 0 in hold["waiting"] and went_on != state["seq"]:
+                            went_on = state["seq"]
+                            await ws.send(json.dumps({"type": "go-on", "seq": went_on}))
+                        continue
                     if sent_at is None and state.get("turn") == 0 and not state["waiting"]:
                         moves = state["view"]["legal_moves"]
                         last_seq = state["seq"]

@@ -56,7 +56,7 @@ def test_a_damaged_study_file_is_reported_without_a_traceback(tmp_path: Path) ->
     path = tmp_path / "study.sqlite3"
     with StudyDB(path) as db:
         results = [DealResult(deal, "won", 0.1, 10, 5) for deal in range(2000)]
-        db.write_chunk("klondike", "{}", Budget("cpu-seconds", 5), 2, results)
+        db.write_chunk("klondike", "{}", Budget("cpu-seconds", 5), 2, results, engine="python")
     data = bytearray(path.read_bytes())
     assert len(data) > 3 * 4096
     data[4096:] = b"\xa5" * (len(data) - 4096)  # every page but the first (the schema's)

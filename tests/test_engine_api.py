@@ -88,6 +88,22 @@ def test_outcome_json_round_trip() -> None:
         assert Outcome.from_json(data) == outcome
 
 
+def test_an_outcome_names_its_seats_as_data() -> None:
+    """Outcome.naming: the reason in the engine's words (seats from 0), and the template with
+    the seats it names, in the JSON too, so that a page names them its own way."""
+    outcome = Outcome.naming("won", "{0} beat {1} ({{2-1}})", [1, 0], winner=1, scores=(2, 1))
+    assert outcome.reason == "seat 1 beat seat 0 ({2-1})"
+    data = json.loads(json.dumps(outcome.to_json()))
+    assert data["reason_template"] == "{0} beat {1} ({{2-1}})"
+    assert data["reason_seats"] == [1, 0]
+    again = Outcome.from_json(data)
+    assert again == outcome
+    assert (again.template, again.seats) == (outcome.template, outcome.seats)
+    # The same reason given as text only is the same outcome (a record keeps the text).
+    assert outcome == Outcome("won", "seat 1 beat seat 0 ({2-1})", winner=1, scores=(2, 1))
+    assert "reason_template" not in Outcome("won", "went out", winner=1).to_json()
+
+
 def test_resign_and_undo_of_resigning() -> None:
     game = patience.new("klondike", deal=7)
     game.push("stock")

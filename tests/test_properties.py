@@ -264,8 +264,13 @@ def _squared(game: Game) -> tuple[str, ...]:
     return {"canfield": ("reserve",), "leonis-own": SQUARED}.get(game.name, ())
 
 
-def secret_cards(game: Game, observer: patience.Observer) -> Counter[str]:
-    """The cards of ``game``'s position that ``observer`` may not know, with multiplicity."""
+def secret_cards(
+    game: Game, observer: patience.Observer, match_over: bool | None = None
+) -> Counter[str]:
+    """The cards of ``game``'s position that ``observer`` may not know, with multiplicity
+    (``match_over``: whether Leopard's match is over, by default once the game is)."""
+    if match_over is None:
+        match_over = game.is_over()
     position = game.position()
     secret: Counter[str] = Counter()
     known_exiles = (
@@ -285,7 +290,7 @@ def secret_cards(game: Game, observer: patience.Observer) -> Counter[str]:
                 secret.update(hand)
         # Face-down cards are secret while the match goes on; at its end every one is shown
         # (docs/rules/leopard.md, ruling 7).
-        for square in position["squares"] if not game.is_over() else []:
+        for square in position["squares"] if not match_over else []:
             for cell in square:
                 for layer in cell:
                     if isinstance(layer, dict) and layer["by"] != observer:
@@ -293,10 +298,12 @@ def secret_cards(game: Game, observer: patience.Observer) -> Counter[str]:
     return secret
 
 
-def known_cards(game: Game, observer: patience.Observer) -> Counter[str]:
+def known_cards(
+    game: Game, observer: patience.Observer, match_over: bool | None = None
+) -> Counter[str]:
     """How many copies of each card ``observer`` may know."""
     known = Counter(str(card) for card in game.rules.deck())
-    known.subtract(secret_cards(game, observer))
+    known.subtract(secret_cards(game, observer, match_over))
     return known
 
 
@@ -375,6 +382,24 @@ def check_last_move_seen(game: Game, before: dict[patience.Observer, Counter[str
         check_names_only_known(f"the last move as {observer!r} sees it", seen["move"], known)
 
 
+def check_deal_end(game: Game, before: patience.State) -> None:
+    """A deal's last position (``Rules.deal_end``, which a shared table shows until its people
+    go on) names only cards each observer knew as the deal ended: the match goes on, so the
+    face-down cards others laid stay unknown."""
+    move = game.move_stack[-1]
+    ended = game.rules.deal_end(before, move, game.state)
+    if ended is None:
+        return
+    assert not game.is_over()
+    stopped = Game.create(game.rules, state=ended)
+    for observer in observers(game):
+        known = known_cards(stopped, observer, match_over=False)
+        view = game.rules.view_json(ended, observer)
+        check_names_only_known(f"the deal's end as {observer!r} sees it", view, known)
+        if observer is patience.SPECTATOR:
+            assert no_face_down_card(view), "the spectator sees a face-down card"
+
+
 def check_sampled_worlds(game: Game, rng: random.Random, expected: list[int]) -> None:
     """A world sampled from any observer's view holds every card once and looks the same."""
     rules = game.rules
@@ -412,8 +437,10 @@ def test_no_observer_is_shown_a_card_it_may_not_know(
         if not legal:
             break
         before = {observer: known_cards(game, observer) for observer in observers(game)}
+        state = game.state
         game.push(rng.choice(legal))
         check_observers(game)
+        check_deal_end(game, state)
         check_last_move_seen(game, before)
         if number % SAMPLE_EVERY == 0:
             check_sampled_worlds(game, rng, expected)

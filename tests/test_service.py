@@ -12,6 +12,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from patience.server.table import (
     shared_request,
 )
 from patience.store import Store
+from server_helpers import FOUND_DEAL, HoldingPicker
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -461,7 +463,9 @@ def test_blocked_winnable_searches_leave_moves_at_other_tables_answered(db_path:
     search = POOLS["search"]
     assert search.per_client is not None
     assert search.held is not None
-    app = create_app(db_path, deal_picker=blocking_picker)
+    # In threads: the stand-in is a closure waiting on the test's events (the process pool's
+    # own test is test_a_search_that_holds_the_interpreter_does_not_hold_up_the_tables).
+    app = create_app(db_path, deal_picker=blocking_picker, worker_processes=False)
     # Twelve clients at twelve addresses: each address has its own quota.
     clients = [TestClient(app, client=(f"10.0.0.{n}", 1000)) for n in range(12)]
     with clients[0] as first:
@@ -720,7 +724,8 @@ def test_python_bound_work_runs_in_processes_of_its_own(client: TestClient) -> N
     }
     assert pids["bots"] != here
     assert pids["replay"] != here
-    assert pids["store"] == pids["rebuild"] == pids["search"] == here  # the core frees the lock
+    assert pids["search"] != here
+    assert pids["store"] == pids["rebuild"] == here  # the store's connection stays here
     assert client.portal.call(service.hint_gate.pool.run, None, os.getpid) != here  # type: ignore[union-attr]
 
 
@@ -739,6 +744,80 @@ def test_a_bot_that_holds_the_interpreter_does_not_hold_up_the_tables(client: Te
     assert answer.status_code == 200
     assert not holding.done()  # the move came back while the stand-in still held its process
     assert holding.result(timeout=120) == sum(range(3 * 10**7))
+
+
+def test_a_search_that_holds_the_interpreter_does_not_hold_up_the_tables(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """A deliberately blocking stand-in for a search for a winnable deal: one C call that never
+    lets the interpreter lock go until it ends (:class:`HoldingPicker`). In the search pool's
+    process the move at another table is answered while it still runs; in a thread (the pool
+    as it was, ``pools={"search": PoolLimits(..., processes=False)}``) the move waits for the
+    search's end and this test fails."""
+    picker = HoldingPicker(tmp_path)
+    with TestClient(create_app(db_path, deal_picker=picker)) as client:
+        table = solo(client)
+        answers: list[Any] = []
+        search = threading.Thread(
+            target=lambda: answers.append(
+                client.post("/api/tables", json={"game": "klondike", "winnable": True})
+            )
+        )
+        search.start()
+        try:
+            deadline = time.monotonic() + 60  # the first search starts the pool's processes
+            while not (tmp_path / "searching").exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert (tmp_path / "searching").exists()
+            assert int((tmp_path / "searching").read_text()) != os.getpid()
+            moved = client.post(f"/api/tables/{table}", json={"command": "move", "move": "t7-f1"})
+            assert moved.status_code == 200, moved.text
+            # Answered while the search still held its process's interpreter.
+            assert not (tmp_path / "searched").exists()
+        finally:
+            search.join(timeout=120)
+        assert answers[0].status_code == 201, answers[0].text
+        assert answers[0].json()["deal"] == FOUND_DEAL
+        assert (tmp_path / "searched").read_text() == str(sum(range(picker.size)))
+
+
+def test_a_search_whose_worker_dies_fails_with_503_and_the_next_one_is_served(
+    db_path: Path, tmp_path: Path
+) -> None:
+    picker = HoldingPicker(tmp_path, size=10)
+    with TestClient(create_app(db_path, deal_picker=picker)) as client:
+        body = {"game": "klondike", "winnable": True}
+        picker.die = True  # the worker gets the picker pickled anew for every search
+        died = client.post("/api/tables", json=body)
+        assert died.status_code == 503, died.text
+        assert "a worker of the searches for a winnable deal stopped" in died.json()["error"]
+        assert client.get("/api/tables").json() == []
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.pools["search"].held == 0  # its place given back
+        picker.die = False
+        served = client.post("/api/tables", json=body)
+        assert served.status_code == 201, served.text
+        assert served.json()["deal"] == FOUND_DEAL
+
+
+def test_a_deal_picker_that_cannot_be_pickled_is_refused_with_what_to_do(db_path: Path) -> None:
+    lock = threading.Lock()
+
+    def picker(rules: Any, winnable: bool) -> int:
+        with lock:
+            return 5
+
+    with pytest.raises(ValueError, match="cannot be pickled") as refused:
+        create_app(db_path, deal_picker=picker)
+    assert "worker_processes=False" in str(refused.value)
+    # In threads it is taken, and so it is when only the search pool is of threads.
+    with TestClient(create_app(db_path, deal_picker=picker, worker_processes=False)) as client:
+        made = client.post("/api/tables", json={"game": "klondike", "winnable": True})
+        assert made.json()["deal"] == 5
+    threads = {"search": replace(POOLS["search"], processes=False)}
+    with Store(db_path) as store:
+        service = TableService(store, deal_picker=picker, pools=threads)
+        service.close()
 
 
 def test_the_automatic_finish_is_worked_out_off_the_event_loop(

@@ -8,6 +8,7 @@ import asyncio
 import hashlib
 import json
 import sqlite3
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from patience.cli import main
 from patience.server import OLD_COOKIE, SESSION_COOKIE, create_app
 from patience.server.pools import PoolLimits, WorkPool
+from patience.server.sessions import SEEN_EVERY, SESSION_MAX_AGE
 from patience.sqlite_schema import migrate
 from patience.store import MIGRATIONS, Store, name_key
 
@@ -593,7 +595,7 @@ def test_the_games_settings_are_remembered_for_the_player_across_browsers(
     browsers: tuple[TestClient, TestClient],
 ) -> None:
     first, second = browsers
-    choice = {"options": {"draw": "1"}, "winnable": True, "scoring": "vegas"}
+    choice = {"options": {"draw": "1"}, "winnable": True, "scoring": "vegas", "grade": "easy"}
     saved = first.post("/api/player", json={"choices": {"klondike": choice}})
     assert saved.status_code == 200, saved.text
     spider = {"options": {"suits": 2}, "winnable": False, "scoring": None}
@@ -613,7 +615,9 @@ def test_the_games_settings_are_remembered_for_the_player_across_browsers(
         ([], "'choices' is an object"),
         ({"leopard": {}}, "not a one-player game"),
         ({"klondike": {"options": {"draw": "7"}}}, "'choices'.klondike.options: "),
-        ({"klondike": {"colour": "red"}}, "'options', 'winnable' and 'scoring'"),
+        ({"klondike": {"colour": "red"}}, "'options', 'winnable', 'scoring' and 'grade'"),
+        ({"klondike": {"grade": "trivial"}}, "grade is one of easy, medium, hard, or null"),
+        ({"klondike": {"grade": ["easy"]}}, "grade is one of easy, medium, hard, or null"),
         ({"klondike": {"winnable": "yes"}}, "winnable is true or false"),
         ({"klondike": {"scoring": "<script>"}}, "scoring is a short word"),
     ],
@@ -626,3 +630,163 @@ def test_bad_choices_are_refused_saying_what_is_allowed(
     assert refused.status_code == 400
     assert said in refused.json()["error"]
     assert first.get("/api/player").json()["choices"] == {}
+
+
+# -- sessions unused for a long time ------------------------------------------------------
+
+
+def _set_last_seen(db_path: Path, token: str, when: float) -> None:
+    db = sqlite3.connect(db_path)
+    try:
+        db.execute(
+            "UPDATE sessions SET last_seen = ? WHERE token_hash = ?",
+            (when, hashlib.sha256(token.encode()).hexdigest()),
+        )
+        db.commit()
+    finally:
+        db.close()
+
+
+def _last_seen(db_path: Path, token: str) -> float:
+    db = sqlite3.connect(db_path)
+    try:
+        row = db.execute(
+            "SELECT last_seen FROM sessions WHERE token_hash = ?",
+            (hashlib.sha256(token.encode()).hexdigest(),),
+        ).fetchone()
+    finally:
+        db.close()
+    return float(row[0])
+
+
+def test_a_session_seen_after_a_day_is_noted_and_its_cookie_renewed(
+    browsers: tuple[TestClient, TestClient], db_path: Path
+) -> None:
+    ann, _ = browsers
+    table = solo(ann)
+    token = ann.cookies[SESSION_COOKIE]
+    assert time.time() - _last_seen(db_path, token) < 60  # seen when stored
+    # Within a day: nothing written, no cookie sent again.
+    assert SESSION_COOKIE not in ann.get("/api/tables").headers.get("set-cookie", "")
+    yesterday = time.time() - SEEN_EVERY - 60
+    _set_last_seen(db_path, token, yesterday)
+    # A websocket cannot carry the cookie back: its visit is not noted.
+    with ann.websocket_connect(f"/ws/tables/{table}") as socket:
+        socket.receive_json()
+    assert _last_seen(db_path, token) == yesterday
+    answer = ann.get("/api/tables")
+    assert answer.status_code == 200
+    renewed = answer.headers["set-cookie"]
+    assert f"{SESSION_COOKIE}={token}" in renewed
+    assert f"Max-Age={SESSION_MAX_AGE}" in renewed
+    assert time.time() - _last_seen(db_path, token) < 60
+    assert SESSION_COOKIE not in ann.get("/api/tables").headers.get("set-cookie", "")
+
+
+def test_sessions_unused_for_a_year_go_when_the_server_starts(db_path: Path) -> None:
+    with TestClient(create_app(db_path, password_hasher=CHEAP)) as ann:
+        kept = solo(ann)  # an anonymous account with a table
+        ann_token = ann.cookies[SESSION_COOKIE]
+    with TestClient(create_app(db_path, password_hasher=CHEAP)) as bob:
+        assert bob.post("/api/player", json={"name": "Bob"}).status_code == 200  # no table
+        bob_token = bob.cookies[SESSION_COOKIE]
+    with TestClient(create_app(db_path, password_hasher=CHEAP)) as cat:
+        assert claim(cat, "Cat").status_code == 200
+        cat_token = cat.cookies[SESSION_COOKIE]
+    with TestClient(create_app(db_path, password_hasher=CHEAP)) as dan:
+        mine = solo(dan)
+        dan_token = dan.cookies[SESSION_COOKIE]
+    long_ago = time.time() - SESSION_MAX_AGE - 3600
+    for token in (ann_token, bob_token, cat_token):
+        _set_last_seen(db_path, token, long_ago)
+    _set_last_seen(db_path, dan_token, time.time() - SESSION_MAX_AGE + 3600)  # not quite
+    db = sqlite3.connect(db_path)
+    db.execute("UPDATE accounts SET created = ?", (long_ago,))
+    db.commit()
+    db.close()
+    app = create_app(db_path, password_hasher=CHEAP)
+    with TestClient(app) as dan:
+        # Expired when the server starts (in a task of its own: waited for here).
+        deadline = time.monotonic() + 10
+        while _session_count(db_path) != 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        dan.cookies[SESSION_COOKIE] = dan_token
+        answer = dan.get("/api/tables")
+        assert [row["table"] for row in answer.json()] == [mine]
+        assert f"{SESSION_COOKIE}={dan_token}" in answer.headers["set-cookie"]  # renewed
+        with Store(db_path) as store:
+            assert store.session_account(hashlib.sha256(ann_token.encode()).hexdigest()) is None
+            # Ann's account stays with her table, Cat's claimed name with its password; Bob's
+            # anonymous account had nothing left to reach it by.
+            row = store.table(kept)
+            assert row is not None
+            assert row.owner is not None
+            assert store.claimed_account("Cat") is not None
+            assert _account_names(db_path) == [None, "cat", None]
+        # Ann's browser, had it kept the cookie past its year, owns nothing now.
+        dan.cookies.clear()
+        dan.cookies[SESSION_COOKIE] = ann_token
+        assert table_ids(dan) == []
+        # Cat logs in again from any browser.
+        assert login(dan, "Cat").status_code == 200
+
+
+def _session_count(db_path: Path) -> int:
+    db = sqlite3.connect(db_path)
+    try:
+        return int(db.execute("SELECT count(*) FROM sessions").fetchone()[0])
+    finally:
+        db.close()
+
+
+def _account_names(db_path: Path) -> list[str | None]:
+    db = sqlite3.connect(db_path)
+    try:
+        return [row[0] for row in db.execute("SELECT name_key FROM accounts ORDER BY id")]
+    finally:
+        db.close()
+
+
+def test_the_store_expires_only_what_nobody_can_reach(db_path: Path) -> None:
+    with Store(db_path) as store:
+        old = store.new_session("a" * 64)
+        young = store.new_session("b" * 64)
+        now = time.time()
+        store.seen_session("a" * 64, now - 1000)  # never moves back
+        assert store.expire_sessions(500, now) == (0, 0)
+        assert store.expire_sessions(500, now + 1000) == (2, 2)
+        assert store.session_account("a" * 64) is None
+        assert store.account(old.id) is None
+        assert store.account(young.id) is None
+        # A session seen lately stays, with its account.
+        kept = store.new_session("c" * 64)
+        store.seen_session("c" * 64, now + 10**6)
+        assert store.expire_sessions(500, now + 10**6) == (0, 0)
+        assert store.account(kept.id) is not None
+    # An account younger than the time unused, even with no session yet (the administrator's
+    # claim-name makes one, then claims its name), is left alone.
+    db = sqlite3.connect(db_path)
+    db.execute("INSERT INTO accounts (created) VALUES (?)", (now,))
+    db.commit()
+    db.close()
+    with Store(db_path) as store:
+        assert store.expire_sessions(500, now) == (0, 0)
+        assert store.expire_sessions(500, now + 1000) == (0, 1)
+
+
+def test_a_store_of_version_6_migrates_its_sessions_as_seen_now(db_path: Path) -> None:
+    db = sqlite3.connect(db_path)
+    migrate(db, MIGRATIONS, 6)
+    db.execute("INSERT INTO accounts (display, created) VALUES ('Ann', 0)")
+    db.execute("INSERT INTO sessions (token_hash, account_id, created) VALUES ('h', 1, 0)")
+    db.commit()
+    db.close()
+    before = time.time()
+    with Store(db_path) as store:
+        assert store.version == len(MIGRATIONS) == 7
+        found = store.session("h")
+        assert found is not None
+        account, seen = found
+        assert account.display == "Ann"
+        assert before <= seen <= time.time()
+        assert store.expire_sessions(SESSION_MAX_AGE) == (0, 0)

@@ -61,7 +61,12 @@ def test_an_old_study_file_migrates_step_by_step_and_keeps_its_rows(
         assert schema_version(db.connection) == SCHEMA_VERSION
         assert db.rows() == before
         db.write_chunk(
-            "klondike", "{}", Budget("cpu-seconds", 5), 2, [DealResult(60, "won", 1, 9, 99, 1.5)]
+            "klondike",
+            "{}",
+            Budget("cpu-seconds", 5),
+            2,
+            [DealResult(60, "won", 1, 9, 99, 1.5)],
+            engine="python",
         )
         assert len(db.rows()) == 51
     fresh = tmp_path / "fresh.sqlite3"
@@ -77,7 +82,9 @@ def test_the_repository_study_migrates_and_keeps_every_row(tmp_path: Path) -> No
         old_version = schema_version(db.connection)
     assert before
     with StudyDB(path) as db:
-        assert schema_version(db.connection) == SCHEMA_VERSION > old_version
+        # The committed file is at some version up to today's (at today's once a study has
+        # written to it since the last step was added): it comes to today's either way.
+        assert schema_version(db.connection) == SCHEMA_VERSION >= old_version
         assert db.rows() == before
     with StudyDB(path) as db:  # opened again: nothing left to do
         assert db.rows() == before

@@ -6,6 +6,7 @@ import json
 import math
 import multiprocessing
 import os
+import pickle
 import random
 import sqlite3
 import subprocess
@@ -13,6 +14,7 @@ import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +38,15 @@ from patience.study.runner import (
     solve_chunk,
 )
 from patience.study.winnable import (
+    REMEMBERED,
+    NoGrades,
     NoWinnableDeal,
     WinnableDealPicker,
+    list_path,
     load_lists,
     packaged_dir,
     shipped_deals,
+    winnable_info,
 )
 from study_helpers import SerialBackend, pool_workers, spider_study_command
 
@@ -168,7 +174,7 @@ def test_a_chunk_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
         good = DealResult(1, "won", 0.1, 10, 5)
         bad = DealResult(2, "maybe", 0.1, 10, 0)  # refused by the table's CHECK
         with pytest.raises(Exception, match="CHECK"):
-            db.write_chunk("klondike", "{}", NODES, 1, [good, bad])
+            db.write_chunk("klondike", "{}", NODES, 1, [good, bad], engine="python")
         assert db.rows() == []
 
 
@@ -254,7 +260,12 @@ def test_a_file_from_before_cpu_budgets_takes_them_and_keeps_its_rows(tmp_path: 
     with StudyDB(path) as db:
         assert [(row.deal, row.budget) for row in db.rows()] == [(7, Budget("seconds", 10))]
         db.write_chunk(
-            "klondike", "{}", Budget("cpu-seconds", 10), 2, [DealResult(8, "won", 1, 9, 99)]
+            "klondike",
+            "{}",
+            Budget("cpu-seconds", 10),
+            2,
+            [DealResult(8, "won", 1, 9, 99)],
+            engine="python",
         )
         assert len(db.rows()) == 2
 
@@ -299,7 +310,7 @@ def test_report_json_counts_each_deal_once_and_counts_unknowns_both_ways(tmp_pat
             DealResult(8, "unwinnable", 3.0, 100, 0),
         ]
         first += [DealResult(9, "unknown", 4.0, 100, 0), DealResult(10, "unknown", 5.0, 100, 0)]
-        db.write_chunk("klondike", key, small, 1, first)
+        db.write_chunk("klondike", key, small, 1, first, engine="python")
         # The retry wins deal 9 and leaves deal 10 unknown.
         db.write_chunk(
             "klondike",
@@ -307,6 +318,7 @@ def test_report_json_counts_each_deal_once_and_counts_unknowns_both_ways(tmp_pat
             large,
             1,
             [DealResult(9, "won", 6.0, 900, 95), DealResult(10, "unknown", 7.0, 1000, 0)],
+            engine="python",
         )
     result = invoke("study", "report", "--db", str(path), "--json")
     assert result.exit_code == 0, result.output
@@ -342,8 +354,12 @@ def test_report_plot_is_written(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     with StudyDB(path) as db:
         results = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
-        db.write_chunk("klondike", options_key(KLONDIKE.options), NODES, 1, results)
-        db.write_chunk("accordion", "{}", NODES, 1, [DealResult(1, "unknown", 1.0, 300, 0)])
+        db.write_chunk(
+            "klondike", options_key(KLONDIKE.options), NODES, 1, results, engine="python"
+        )
+        db.write_chunk(
+            "accordion", "{}", NODES, 1, [DealResult(1, "unknown", 1.0, 300, 0)], engine="python"
+        )
     # A PNG whatever the name says (matplotlib would take the suffix for the format).
     for name in ("resolved.png", "resolved.txt", "resolved"):
         plot = tmp_path / name
@@ -368,26 +384,45 @@ def test_the_plot_names_every_group_with_its_solver_and_budget(
     path = tmp_path / "s.sqlite3"
     with StudyDB(path) as db:
         won = [DealResult(deal, "won", deal / 10, 10, 90) for deal in range(1, 5)]
-        db.write_chunk("spider", "{}", Budget("cpu-seconds", 60), 5, won)
+        db.write_chunk("spider", "{}", Budget("cpu-seconds", 60), 5, won, engine="python")
         db.write_chunk(
-            "spider", "{}", Budget("cpu-seconds", 60), 4, [DealResult(1, "unknown", 60, 9, 0)]
+            "spider",
+            "{}",
+            Budget("cpu-seconds", 60),
+            4,
+            [DealResult(1, "unknown", 60, 9, 0)],
+            engine="python",
         )
         reports = summarise(db.rows())
     plot_resolved(reports, tmp_path / "plot.png")
     (legend,) = legends
     spider = reports[0].title()
     assert legend == [
-        f"{spider}, solver 5, 60 CPU s (n=4)",
-        f"{spider}, solver 4, 60 CPU s (n=1): nothing resolved, no curve",
+        f"{spider}, python solver 5, 60 CPU s (n=4)",
+        f"{spider}, python solver 4, 60 CPU s (n=1): nothing resolved, no curve",
     ]
 
 
 def test_a_game_without_options_has_no_double_space_in_its_headings() -> None:
     (report,) = summarise(
-        [ResultRow("napoleon", "{}", 1, Budget("cpu-seconds", 60), 3, "won", 2.0, 9, 90, 2.0)]
+        [
+            ResultRow(
+                "napoleon",
+                "{}",
+                1,
+                Budget("cpu-seconds", 60),
+                3,
+                "won",
+                2.0,
+                9,
+                90,
+                2.0,
+                engine="python",
+            )
+        ]
     )
-    assert report.heading() == "napoleon (solver 3; budgets: 60 CPU s)"
-    assert report.label() == "napoleon, solver 3, 60 CPU s"
+    assert report.heading() == "napoleon (python solver 3; budgets: 60 CPU s)"
+    assert report.label() == "napoleon, python solver 3, 60 CPU s"
 
 
 def test_report_without_a_database_says_so(tmp_path: Path) -> None:
@@ -413,6 +448,7 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
                 DealResult(3, "won", 0.1, 9, 80),
                 DealResult(4, "unknown", 0.1, 9, 0),
             ],
+            engine="python",
         )
         db.write_chunk(
             "klondike",
@@ -420,6 +456,7 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
             NODES,
             solver_version("klondike"),
             [DealResult(8, "won", 0.1, 9, 80)],
+            engine="python",
         )
     out = tmp_path / "winnable" / "klondike.json"
     for options in ("draw=1", "draw=3"):
@@ -443,6 +480,12 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
     none = invoke("study", "export-winnable", "spider", "--db", str(path), "--out", str(out))
     assert none.exit_code == 1
     assert "no won deal" in none.output
+
+
+def test_export_winnable_writes_into_the_packages_lists_by_default() -> None:
+    # The folder the web app reads (it was src/patience/cli/data/... once cli became a package).
+    assert list_path("klondike") == Path(str(packaged_dir())) / "klondike.json"
+    assert list_path("klondike").exists()
 
 
 def test_the_shipped_lists_are_for_one_player_games_with_valid_options() -> None:
@@ -486,6 +529,153 @@ def test_picker_says_so_when_no_winnable_deal_is_found_in_time(tmp_path: Path) -
     )
     with pytest.raises(NoWinnableDeal, match="no deal of Klondike"):
         picker(KLONDIKE, True)
+
+
+def test_a_pick_changes_nothing_and_repeats_with_its_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "winnable"
+    folder.mkdir()
+    deals = list(range(1, 51))
+    (folder / "klondike.json").write_text(
+        json.dumps({"game": "klondike", "lists": [{"options": KLONDIKE.options, "deals": deals}]})
+    )
+    picker = WinnableDealPicker(folder=folder, rng=random.Random(5))
+    state = picker.rng.getstate()
+    picks = [picker.pick(KLONDIKE, True, seed) for seed in range(20)]
+    assert all(found == [] for _, found in picks)  # a shipped deal is no new win
+    assert {deal for deal, _ in picks} <= set(deals)
+    assert len({deal for deal, _ in picks}) > 1  # seeds vary the pick
+    assert picker.pick(KLONDIKE, True, 7) == picks[7]  # and the same seed repeats it
+    assert picker.rng.getstate() == state
+    # Called, the picker draws a seed per pick: two pickers seeded alike deal alike.
+    twin = WinnableDealPicker(folder=folder, rng=random.Random(5))
+    assert [picker(KLONDIKE, True) for _ in range(10)] == [twin(KLONDIKE, True) for _ in range(10)]
+    # On demand, the deals tried come from the seed (here the first one tried is "won").
+    tried: list[int] = []
+
+    def solve(game: Any, seconds: float) -> Any:
+        tried.append(game.deal)
+        return type("Solution", (), {"result": "won"})()
+
+    monkeypatch.setattr("patience.study.winnable.solve", solve)
+    searcher = WinnableDealPicker(folder=tmp_path)
+    first, again, other = (searcher.pick(KLONDIKE, True, seed) for seed in (3, 3, 4))
+    assert first == again == (tried[0], [tried[0]])
+    assert other[0] != first[0]
+    assert searcher.found == {}  # wins come back to be remembered, the picker keeps nothing
+
+
+def graded_folder(tmp_path: Path) -> Path:
+    """A folder of lists: Klondike's default options graded (easy 1-3, medium 4-6, hard 7-9),
+    draw 1 with a list but no grades, and a list for passes=1 graded with no easy deal."""
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    grades = {"easy": [1, 2, 3], "medium": [4, 5, 6], "hard": [7, 8, 9]}
+    lists = [
+        {
+            "options": KLONDIKE.options,
+            "deals": list(range(1, 10)),
+            "grades": grades,
+            "graded_by": {"engine": "core", "solver": 1},
+        },
+        {"options": get_rules("klondike", {"draw": 1}).options, "deals": [20, 21]},
+        {
+            "options": get_rules("klondike", {"passes": 1}).options,
+            "deals": [30, 31],
+            "grades": {"easy": [], "medium": [30], "hard": [31]},
+        },
+    ]
+    (folder / "klondike.json").write_text(json.dumps({"game": "klondike", "lists": lists}))
+    return folder
+
+
+def test_the_picker_deals_a_grade_from_the_graded_list(tmp_path: Path) -> None:
+    folder = graded_folder(tmp_path)
+    picker = WinnableDealPicker(folder=folder, rng=random.Random(2), new_deal=partial(int, 99))
+    for grade, deals in (("easy", {1, 2, 3}), ("medium", {4, 5, 6}), ("hard", {7, 8, 9})):
+        assert {picker(KLONDIKE, True, grade) for _ in range(30)} == deals
+        picks = [picker.pick(KLONDIKE, True, seed, grade) for seed in range(10)]
+        assert all(found == [] for _, found in picks)
+        assert picker.pick(KLONDIKE, True, 4, grade) == picks[4]  # the seed repeats it
+    # No grade: any deal of the list; not winnable: at random, as before.
+    assert {picker(KLONDIKE, True) for _ in range(60)} == set(range(1, 10))
+    assert picker(KLONDIKE, False) == 99
+    assert picker.remembered(KLONDIKE) == []  # a shipped deal is no new win
+    pickle.loads(pickle.dumps(picker))  # still picklable, for the server's worker processes
+
+
+def test_a_grade_the_picker_cannot_deal_is_refused_saying_why(tmp_path: Path) -> None:
+    folder = graded_folder(tmp_path)
+    picker = WinnableDealPicker(folder=folder, seconds_per_deal=0.01, total_seconds=0.02)
+    with pytest.raises(NoGrades, match=r"of Klondike \(draw=1,.*\) has no grades"):
+        picker(get_rules("klondike", {"draw": 1}), True, "easy")
+    with pytest.raises(NoGrades, match="has no easy deal; its grades with deals: medium, hard"):
+        picker(get_rules("klondike", {"passes": 1}), True, "easy")
+    # No list ships for these options: a search on demand, which has no grades (and none is
+    # run: the refusal is at once).
+    unlisted = get_rules("klondike", {"draw": 1, "passes": 1})
+    with pytest.raises(NoGrades, match="searched for on demand, which has no grades"):
+        picker(unlisted, True, "hard")
+    with pytest.raises(ValueError, match="one of easy, medium, hard"):
+        picker(KLONDIKE, True, "trivial")
+    with pytest.raises(ValueError, match="with winnable deals only"):
+        picker(KLONDIKE, False, "easy")
+    assert picker.found == {}
+
+
+def test_winnable_info_counts_the_deals_of_each_grade(tmp_path: Path) -> None:
+    info = winnable_info("klondike", seconds=8.0, folder=graded_folder(tmp_path))
+    by_options = {json.dumps(entry["options"], sort_keys=True): entry for entry in info["lists"]}
+    default = by_options[json.dumps(dict(KLONDIKE.options), sort_keys=True)]
+    assert default == {
+        "options": dict(KLONDIKE.options),
+        "deals": 9,
+        "grades": {"easy": 3, "medium": 3, "hard": 3},
+    }
+    draw1 = by_options[json.dumps(dict(get_rules("klondike", {"draw": 1}).options), sort_keys=True)]
+    assert "grades" not in draw1
+    assert info["default_listed"] is True
+
+
+def test_the_picker_remembers_each_win_once_and_the_newest_only(tmp_path: Path) -> None:
+    picker = WinnableDealPicker(folder=tmp_path)
+    picker.remember(KLONDIKE, [3, 5])
+    picker.remember(KLONDIKE, [3])
+    assert picker.remembered(KLONDIKE) == [5, 3]
+    picker.remember(KLONDIKE, range(1000, 1000 + REMEMBERED))
+    assert picker.remembered(KLONDIKE) == list(range(1000, 1000 + REMEMBERED))
+    assert picker.remembered(get_rules("klondike", {"draw": 1})) == []
+    picker.remembered(KLONDIKE).clear()  # a copy
+    assert len(picker.remembered(KLONDIKE)) == REMEMBERED
+
+
+def test_the_web_app_remembers_the_wins_its_worker_found(tmp_path: Path) -> None:
+    """The search runs in a worker process on a copy of the picker: the win it found comes back
+    to the server's picker, and a later search that finds none in time falls back on it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from patience.server import create_app
+
+    # Deal 3 is won within a hundred nodes (the reference above); the folder has no lists.
+    picker = WinnableDealPicker(folder=tmp_path, seconds_per_deal=5, new_deal=partial(int, 3))
+    body = {"game": "klondike", "winnable": True}
+    with TestClient(create_app(tmp_path / "web.sqlite3", deal_picker=picker)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.pools["search"].limits.processes
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        assert made.json()["deal"] == 3
+        assert picker.remembered(KLONDIKE) == [3]
+        # Now only deal 1003 (proved unwinnable) is tried: the worker's copy falls back on 3.
+        picker.new_deal = partial(int, 1003)
+        picker.seconds_per_deal, picker.total_seconds = 0.02, 0.1
+        again = client.post("/api/tables", json=body)
+        assert again.status_code == 201, again.text
+        assert again.json()["deal"] == 3
+        assert picker.remembered(KLONDIKE) == [3]
 
 
 def test_the_web_app_deals_winnable_deals_from_the_picker(tmp_path: Path) -> None:

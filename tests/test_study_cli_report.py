@@ -20,17 +20,17 @@ def test_report_lines_are_not_wrapped_when_piped(tmp_path: Path) -> None:
     key = options_key(get_rules("klondike").options)
     with StudyDB(path) as db:
         results = [DealResult(deal, "won", 0.05 * deal, 100, 90) for deal in range(1, 5)]
-        db.write_chunk("klondike", key, Budget("cpu-seconds", 0.5), 1, results)
-        db.write_chunk("klondike", key, Budget("nodes", 3000), 1, results)
+        db.write_chunk("klondike", key, Budget("cpu-seconds", 0.5), 1, results, engine="python")
+        db.write_chunk("klondike", key, Budget("nodes", 3000), 1, results, engine="python")
     result = CliRunner().invoke(main, ["study", "report", "--db", str(path)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     # Both are longer than 80 columns: a console 80 wide used to break them in two.
-    assert any(line.endswith("(solver 1; budgets: 0.5 CPU s, 3000 nodes)") for line in lines)
+    assert any(line.endswith("(python solver 1; budgets: 0.5 CPU s, 3000 nodes)") for line in lines)
     assert any(
         line.startswith("  CPU ") and line.endswith("100% in 10 s, 100% in 60 s") for line in lines
     ), lines
-    assert len(lines) == 4
+    assert len(lines) == 6  # the group's four lines, then "Agreement" and its one line
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ def db(tmp_path: Path) -> Path:
             Budget("nodes", 300),
             solver_version("klondike"),
             [DealResult(8, "won", 0.1, 9, 80), DealResult(9, "unknown", 0.1, 300, 0)],
+            engine="python",
         )
     return path
 

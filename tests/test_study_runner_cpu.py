@@ -65,7 +65,12 @@ def test_a_file_from_before_cpu_seconds_gets_them_where_its_rows_know_them(
             (2, 10.0, 10.0),
         ]
         db.write_chunk(
-            "klondike", "{}", Budget("seconds", 10), 2, [DealResult(3, "won", 3.0, 9, 99, 2.5)]
+            "klondike",
+            "{}",
+            Budget("seconds", 10),
+            2,
+            [DealResult(3, "won", 3.0, 9, 99, 2.5)],
+            engine="python",
         )
     with StudyDB(path) as db:  # opened again: migrated once, nothing lost
         assert [row.cpu_seconds for row in db.rows()] == [None, 10.0, 2.5]

@@ -13,7 +13,14 @@ NODES = Budget("nodes", 300)
 
 
 def write(db: StudyDB, *deals: int) -> None:
-    db.write_chunk("klondike", "{}", NODES, 1, [DealResult(d, "won", 1.0, 9, 99) for d in deals])
+    db.write_chunk(
+        "klondike",
+        "{}",
+        NODES,
+        1,
+        [DealResult(d, "won", 1.0, 9, 99) for d in deals],
+        engine="python",
+    )
 
 
 def test_a_study_being_written_is_read_as_it_goes(tmp_path: Path) -> None:

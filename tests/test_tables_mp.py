@@ -19,6 +19,7 @@ import pytest
 
 import patience
 import patience.bots
+from patience.engine import SPECTATOR
 from patience.games import get_rules
 from patience.moves import Move
 from patience.server import MAX_BODY, create_app, service
@@ -65,6 +66,8 @@ class Scanner:
     def __init__(self, db_path: Path, table: str) -> None:
         self.db_path, self.table = db_path, table
         self.checked = 0
+        #: States seen with a hold at the end of a deal, checked.
+        self.holds = 0
         self._game: patience.Game | None = None
         self._visible: dict[tuple[int, int | None], tuple[set[str], bool]] = {}
 
@@ -85,8 +88,14 @@ class Scanner:
         return game
 
     @staticmethod
-    def visible(game: patience.Game, seat: int | None) -> set[str]:
-        """Every card text ``seat`` (None: a spectator) may see, by the rules of the game."""
+    def visible(
+        game: patience.Game, seat: int | None, *, match_over: bool | None = None
+    ) -> set[str]:
+        """Every card text ``seat`` (None: a spectator) may see, by the rules of the game
+        (``match_over``: whether Leopard's face-down cards are shown to all; by default, once
+        the game is over)."""
+        if match_over is None:
+            match_over = game.is_over()
         position = game.position()
         seen: set[str] = set()
         if game.name == "leopard":
@@ -98,7 +107,7 @@ class Scanner:
                     for layer in cell:
                         if isinstance(layer, str):
                             seen.add(layer)
-                        elif layer["by"] == seat or game.is_over():
+                        elif layer["by"] == seat or match_over:
                             # Every face-down card is shown once the match is over
                             # (docs/rules/leopard.md, ruling 7).
                             seen.add(layer["down"])
@@ -118,18 +127,49 @@ class Scanner:
         allowed, over = self._visible[key]
         # The last move is checked apart: everybody sees a discard or a card played face up,
         # even when it ends a deal (and the next deal's view no longer shows it).
-        rest = {name: value for name, value in state.items() if name != "last"}
+        # So is a hold's view: the end of the deal before, not the position now.
+        rest = {name: value for name, value in state.items() if name not in ("last", "hold")}
         cards = [text for text in strings(rest) if CARD.match(text)]
         leaked = set(cards) - allowed
         assert not leaked, f"seat {seat} was sent {sorted(leaked)} at seq {state['seq']}: {state}"
         if state["last"] is not None:
             self.check_last(state["last"], state["seq"], seat)
+        if state.get("hold") is not None:
+            self.check_hold(state["hold"], state["seq"], seat)
         if not over:
             assert state["deal"] is None  # the deal number gives every card away
         if state["game"] == "leopard":
             hands = state["view"]["hands"]
             assert all(hand is None for index, hand in enumerate(hands) if index != seat)
         self.checked += 1
+
+    def deal_end(self, seq: int) -> patience.Game:
+        """The true game as the deal ended by stored move ``seq`` ended: the position before
+        it, the move made with the play stopped at the deal's end (Leopard's ``single_deal``),
+        worked out here apart from the server's ``Rules.deal_end``."""
+        with Store(self.db_path) as store:
+            event = store.events(self.table)[seq - 1]
+        assert event.move is not None
+        before = self.game_at(seq - 1)
+        state = before.state.copy()
+        state.single_deal = True  # type: ignore[attr-defined]
+        ended = patience.Game.create(before.rules, state=state)
+        ended.push(Move.parse(event.move))
+        return ended
+
+    def check_hold(self, hold: dict[str, Any], seq: int, seat: int | None) -> None:
+        """A hold at the end of a deal shows that deal's last position as the seat saw it: no
+        card beyond what it could see then, the face-down cards of others still hidden (the
+        match goes on), no other hand, and no move to make."""
+        ended = self.deal_end(seq)
+        allowed = self.visible(ended, seat, match_over=False)
+        leaked = {text for text in strings(hold) if CARD.match(text)} - allowed
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} in the hold at seq {seq}"
+        view = hold["view"]
+        assert "legal_moves" not in view
+        assert view["squares"] == ended.view(SPECTATOR if seat is None else seat)["squares"]
+        assert all(hand is None for index, hand in enumerate(view["hands"]) if index != seat)
+        self.holds += 1
 
     def check_last(self, last: dict[str, Any], seq: int, seat: int | None) -> None:
         """The last move is the stored one; a Leopard jack or queen (laid face down) is named
@@ -467,6 +507,17 @@ def drive(
                 conn.until(is_state)
         if state["outcome"]["result"] != "ongoing":
             return state
+        hold = state["hold"]
+        if hold is not None:  # the end of a deal: each person goes on
+            for seat in hold["waiting"]:
+                conn = conns[seat]
+                conn.send({"type": "go-on", "seq": state["seq"]})
+                conn.until(
+                    lambda m, seat=seat: (
+                        is_state(m) and seat not in (m["hold"] or {"waiting": []})["waiting"]
+                    )
+                )
+            continue
         mover = conns.get(state["turn"])
         if mover is not None and mover.state["seq"] == state["seq"]:
             move = choose(mover.state["view"])
@@ -516,6 +567,7 @@ def test_four_players_ask_and_answer(client: TestClient, db_path: Path) -> None:
     assert asked, "nobody asked his partner"
     assert all(view["asker"] == (view["seat"] + 2) % 4 for view in asked)
     assert scanner.checked > 50
+    assert scanner.holds > 0  # the end of deal 1 was held, and looked at
 
 
 # -- memory holds only the tables in use -----------------------------------------------------------

@@ -114,7 +114,9 @@ class ToyDuel(Rules[DuelState]):
         if scores[0] == scores[1]:
             return Outcome("draw", "both rows are worth the same", scores=scores)
         winner = 0 if scores[0] > scores[1] else 1
-        return Outcome("won", f"seat {winner}'s row is worth more", winner=winner, scores=scores)
+        return Outcome.naming(
+            "won", "{0}'s row is worth more", [winner], winner=winner, scores=scores
+        )
 
     def returns(self, state: DuelState) -> list[float]:
         outcome = self.finished(state)
@@ -251,12 +253,12 @@ class ToyRelay(ToySolo):
     def finished(self, state: State) -> Outcome | None:
         if len(state.piles["f1"]) == len(self.deck()):
             winner = (len(state.piles["f1"]) - 1) % SEATS
-            return Outcome("won", f"seat {winner} put the six up", winner=winner)
+            return Outcome.naming("won", "{0} put the six up", [winner], winner=winner)
         return None
 
     def stuck(self, state: State) -> Outcome:
         seat = self.current_player(state)
-        return Outcome("won", f"seat {seat} cannot move", winner=1 - seat)
+        return Outcome.naming("won", "{0} cannot move", [seat], winner=1 - seat)
 
     def returns(self, state: State) -> list[float]:
         outcome = self.finished(state) or self.stuck(state)

@@ -103,6 +103,8 @@ class OutcomeJSON(TypedDict):
     winner: NotRequired[int]
     scores: NotRequired[list[int]]
     score: NotRequired[int]
+    reason_template: NotRequired[str]
+    reason_seats: NotRequired[list[int]]
 
 
 class ViewJSON(TypedDict):
@@ -248,7 +250,10 @@ class Outcome:
 
     ``reason`` says why the game ended; ``winner`` is the winning seat of a multi-player game;
     ``scores`` holds each seat's (or side's) score where the game keeps one, and ``score`` a
-    one-player game's score (Accordion's piles left).
+    one-player game's score (Accordion's piles left). A reason that names seats is best made
+    with :meth:`naming`: it keeps ``template`` and ``seats`` besides the text, so that a page
+    can name the seats its own way (by their players, or counting from 1) without reading the
+    text.
     """
 
     result: Result
@@ -256,6 +261,35 @@ class Outcome:
     winner: int | None = None
     scores: tuple[int, ...] | None = None
     score: int | None = None
+    #: ``reason`` with ``{0}``, ``{1}``, ... where it names ``seats[0]``, ``seats[1]``, ...
+    #: (empty: the reason names no seat, or was given as text only). Another way of writing
+    #: the same reason: outcomes compare without it (a record keeps the text alone).
+    template: str = field(default="", compare=False, repr=False)
+    seats: tuple[int, ...] = field(default=(), compare=False, repr=False)
+
+    @classmethod
+    def naming(
+        cls,
+        result: Result | str,
+        template: str,
+        seats: Sequence[int],
+        *,
+        winner: int | None = None,
+        scores: tuple[int, ...] | None = None,
+    ) -> Outcome:
+        """An outcome whose reason names seats: ``template`` with ``{0}`` for ``seats[0]``
+        and so on (``"{0}'s row is worth more"``). ``reason`` reads each as the engine numbers
+        seats (``seat 0``); the JSON form keeps the template and the seats as well."""
+        seats = tuple(seats)
+        reason = template.format(*(f"seat {seat}" for seat in seats))
+        return cls(
+            Result(result),
+            reason,
+            winner=winner,
+            scores=scores,
+            template=template,
+            seats=seats,
+        )
 
     def __post_init__(self) -> None:
         try:
@@ -283,6 +317,9 @@ class Outcome:
             data["scores"] = list(self.scores)
         if self.score is not None:
             data["score"] = self.score
+        if self.template:
+            data["reason_template"] = self.template
+            data["reason_seats"] = list(self.seats)
         return data
 
     @classmethod
@@ -295,6 +332,8 @@ class Outcome:
             winner=data.get("winner"),
             scores=tuple(scores) if scores is not None else None,
             score=data.get("score"),
+            template=str(data.get("reason_template", "")),
+            seats=tuple(data.get("reason_seats", ())),
         )
 
 
@@ -486,6 +525,16 @@ class Rules(abc.ABC, Generic[S]):
             shown = _strings_in(self.view_json(state, observer))
             data.update({key: None for key, card in named.items() if card not in shown})
         return data
+
+    def deal_end(self, before: S, move: Move, after: S) -> S | None:
+        """The deal's last position, when ``move`` (made from ``before``, leading to
+        ``after``) ends one deal of a match of several and the match goes on: the state as
+        the deal ended and was scored, before the next deal was dealt (``after`` holds the next
+        deal already), for the players to look at before they go on. Its view
+        (:meth:`view_json`) must hide from each observer what the deal's own views hid. None
+        when the move ends no deal, or ends the game: the default, for games of one deal. A
+        rules object knows nothing of who looks at it or for how long (a server's business)."""
+        return None
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> S:
         """A full state consistent with ``view`` (from :meth:`Game.view` or :meth:`view_json`,

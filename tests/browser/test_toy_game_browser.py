@@ -205,7 +205,7 @@ def test_a_person_moves_cards_by_clicks_at_a_registered_game(
         wait_until(lambda done=2 * seq: int(page.get_attribute(FACTS, "data-seq") or 0) > done)
     banner = page.locator('[data-testid="banner"]')
     banner.wait_for()
-    assert banner.text_content() == "Game over: random bot won: seat 1 put the six up."
+    assert banner.text_content() == "Game over: random bot won: random bot put the six up."
     assert page.locator("svg.mp-generic .pile[data-pile='f1'] .card[data-card='6c']").count() == 1
     assert not errors
     page.close()

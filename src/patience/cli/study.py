@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import signal
 import sqlite3
 import time
@@ -36,9 +37,9 @@ from ..solve import ENGINES, SolverError
 from ..solve.core import CORE_MAX_STATES
 from ..solve.search import Budget as SearchBudget
 from ..study import BACKENDS, Budget, DealResult, RunSummary, StudyDB, StudyDBError, options_key
-from ..study.report import plot_resolved, summarise
+from ..study.report import agreements, plot_resolved, plot_win_rates, summarise
 from ..study.runner import BackendError, make_backend, run_study
-from ..study.winnable import ListFileError, write_list
+from ..study.winnable import ListFileError, grade_deals, list_path, write_list
 from .common import (
     data_dir,
     echo_json,
@@ -343,7 +344,21 @@ def study_group() -> None:
     type=click.Choice(ENGINES),
     default=None,
     help="Search in the compiled core or in the Python adapters [default: the core where it "
-    "knows the game]; the solver version stored with each row tells them apart.",
+    "knows the game]; each row records its engine.",
+)
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Solve only this many deals drawn at random from --range (the same ones for the "
+    "same --seed): to check one engine against the other on part of a study.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The random seed that draws --sample's deals.",
 )
 def run_command(
     game_name: str,
@@ -359,14 +374,23 @@ def run_command(
     chunk: int | None,
     max_states: int | None,
     engine: str | None,
+    sample: int | None,
+    seed: int,
 ) -> None:
     """Solve deals --range A-B of GAME and store the results; run it again to resume.
 
-    Deals already stored for the same game, options, budget and solver version are skipped;
-    a larger budget retries only the deals left unknown. Ctrl-C loses at most the chunks in
-    progress.
+    Deals already stored for the same game, options, budget, engine and solver version are
+    skipped; a larger budget retries only the deals left unknown. Ctrl-C loses at most the
+    chunks in progress.
     """
     rules = _rules(game_name, options)
+    chosen: Sequence[int] = deals
+    if sample is not None:
+        if sample > len(deals):
+            raise click.UsageError(
+                f"--sample {sample} is more deals than --range holds ({len(deals)})"
+            )
+        chosen = sorted(random.Random(seed).sample(deals, sample))
     if seconds is not None and nodes is not None:
         raise click.UsageError("give at most one of --budget and --nodes")
     if cpu and nodes is not None:
@@ -385,11 +409,10 @@ def run_command(
         db.close()
         raise click.ClickException(str(error)) from None
     title = _title(rules)
-    console.print(
-        f"{title}, deals {deals.start}-{deals.stop - 1}, {budget.text()} a deal",
-        markup=False,
-        soft_wrap=True,
-    )
+    which = f"deals {deals.start}-{deals.stop - 1}"
+    if sample is not None:
+        which = f"{sample} deals drawn from {which} (seed {seed})"
+    console.print(f"{title}, {which}, {budget.text()} a deal", markup=False, soft_wrap=True)
     progress = StudyProgress(console, rules.name)
     summary: RunSummary | None = None
     # A driver killed by SIGTERM (kill, a job scheduler) stops as Ctrl-C does: the pool's
@@ -400,7 +423,7 @@ def run_command(
             summary = run_study(
                 db,
                 rules,
-                deals,
+                chosen,
                 budget,
                 runner,
                 chunk=chunk,
@@ -426,8 +449,8 @@ def run_command(
         db.close()
     counts = summary.counts
     click.echo(
-        f"{title}, deals {deals.start}-{deals.stop - 1}, {budget.text()} a deal: "
-        f"{summary.skipped} already stored, {summary.done} solved now "
+        f"{title}, {which}, {budget.text()} a deal: {summary.skipped} already stored, "
+        f"{summary.done} solved now "
         f"(won {counts['won']}, unwinnable {counts['unwinnable']}, unknown {counts['unknown']}; "
         f"{summary.seconds:.1f} CPU s)"
     )
@@ -443,9 +466,20 @@ def run_command(
     default=None,
     help="Also draw the fraction of deals resolved against time spent, as a PNG file.",
 )
-def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) -> None:
-    """Per game, options and solver version: won, unwinnable, unknown, the win rate's 95%
-    interval (unknown deals counted both ways), CPU-hours and the time per deal."""
+@click.option(
+    "--rates-plot",
+    "rates_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also draw each row's win rate with its 95% interval, as a PNG file.",
+)
+def report_command(
+    db_path: Path | None, as_json: bool, plot_path: Path | None, rates_path: Path | None
+) -> None:
+    """Per game, options, engine and solver version: won, unwinnable, unknown, the win rate's
+    95% interval (unknown deals counted both ways), CPU-hours and the time per deal; per game
+    and options, the deals both engines resolved and any deal won by one run and proved
+    unwinnable by another."""
     path = db_path or default_db_path()
     with _read_db(path) as db:
         try:
@@ -456,16 +490,28 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
                 "a new file, or restore a copy"
             ) from None
         reports = summarise(rows)
-    if plot_path is not None:
+        checks = {(a.game, options_key(a.options)): a for a in agreements(rows)}
+    plots = ((plot_resolved, "--plot", plot_path), (plot_win_rates, "--rates-plot", rates_path))
+    for draw, flag, out in plots:
+        if out is None:
+            continue
         try:
-            plot_resolved(reports, plot_path)
+            draw(reports, out)
         except ImportError as error:
-            missing_extra(error, "plot", "--plot", ("matplotlib",))
+            missing_extra(error, "plot", flag, ("matplotlib",))
             raise
         except OSError as error:
-            raise click.ClickException(f"cannot write {plot_path}: {error}") from None
+            raise click.ClickException(f"cannot write {out}: {error}") from None
     if as_json:
-        echo_json([report.to_json() for report in reports])
+        echo_json(
+            [
+                {
+                    **report.to_json(),
+                    "agreement": checks[report.game, options_key(report.options)].to_json(),
+                }
+                for report in reports
+            ]
+        )
         return
     console = Console(highlight=False)
     # Piped or redirected, a line stays one line (grep, diff); a terminal wraps it by words.
@@ -494,8 +540,12 @@ def report_command(db_path: Path | None, as_json: bool, plot_path: Path | None) 
             f"{seconds['median']:.2f}, p90 {seconds['p90']:.2f}, max {seconds['max']:.2f}; "
             f"resolved: {within}"
         )
-    if plot_path is not None:
-        console.print(f"plot written to {plot_path}", markup=False)
+    console.print("[bold]Agreement[/bold]")
+    for check in checks.values():
+        console.print(f"  {check.text()}", markup=False)
+    for out in (plot_path, rates_path):
+        if out is not None:
+            console.print(f"plot written to {out}", markup=False)
 
 
 @study_group.command("export-winnable")
@@ -519,18 +569,27 @@ def export_winnable_command(
     key = options_key(rules.options)
     with _read_db(path) as db:
         won = db.won_deals(rules.name, key)
-        studied = len({row.deal for row in db.rows(rules.name, key)})
+        rows = db.rows(rules.name, key)
+    studied = len({row.deal for row in rows})
+    grading = grade_deals(rows)
     if not won:
         raise click.ClickException(
             f"{path} has no won deal of {_title(rules)} ({studied} deals studied): nothing "
             "written; study more deals or a larger budget first"
         )
     if out_path is None:
-        out_path = Path(__file__).parent / "data" / "winnable" / f"{rules.name}.json"
+        out_path = list_path(rules.name)
     try:
-        write_list(out_path, rules.name, dict(rules.options), won, studied)
+        write_list(out_path, rules.name, dict(rules.options), won, studied, grading)
     except ListFileError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot write {out_path}: {error}") from None
-    click.echo(f"{len(won)} winnable deals of {studied} studied written to {out_path}")
+    graded = (
+        f", graded by the core's solver {grading.solver} ("
+        + ", ".join(f"{len(deals)} {grade}" for grade, deals in grading.grades.items())
+        + ")"
+        if grading
+        else ""
+    )
+    click.echo(f"{len(won)} winnable deals of {studied} studied written to {out_path}{graded}")

@@ -645,9 +645,18 @@ class Leopard(Rules[LeopardState]):
                 Result.DRAW, f"equal totals {shown} after {deals} deal(s)", scores=totals
             )
         winner = totals.index(top)
-        return Outcome(
+        if self.nplayers == 4:  # a side of two seats
+            return Outcome(
+                Result.WON,
+                f"{self.side_name(winner)} won {shown} after {deals} deal(s)",
+                winner=winner,
+                scores=totals,
+            )
+        # The winning seat as data too, for a page to name it (Outcome.naming).
+        return Outcome.naming(
             Result.WON,
-            f"{self.side_name(winner)} won {shown} after {deals} deal(s)",
+            f"{{0}} won {shown} after {deals} deal(s)",
+            [winner],
             winner=winner,
             scores=totals,
         )
@@ -903,9 +912,25 @@ class Leopard(Rules[LeopardState]):
         ]
         data["hand_sizes"] = [len(hand) for hand in state.hands]
         # Once the match is over every face-down card of the last deal is shown to all, with
-        # who laid it (ruling 9 of docs/rules/leopard.md): nothing is left to hide.
-        data["squares"] = self._squares_json(state, None if state.phase == OVER else observer)
+        # who laid it (ruling 7 of docs/rules/leopard.md): nothing is left to hide. A state
+        # stopped at the end of a deal the match goes on after (single_deal, deal_end) still
+        # hides them: they stay unknown to the others, as they were during the deal.
+        revealed = state.phase == OVER and self.match_over(state)
+        data["squares"] = self._squares_json(state, None if revealed else observer)
         return data
+
+    def deal_end(
+        self, before: LeopardState, move: Move, after: LeopardState
+    ) -> LeopardState | None:
+        """The squares as scored, when ``move`` ends a deal and the match goes on: ``before``
+        with the move made and the play stopped at the deal's end (``single_deal``), so that
+        the next deal is not dealt; its views hide the face-down cards as during the deal."""
+        if len(after.history) == len(before.history) or after.phase == OVER:
+            return None
+        ended = before.copy()
+        ended.single_deal = True
+        ended, _ = self.apply(ended, move)
+        return ended
 
     def move_view(self, state: LeopardState, move: Move, mover: int, observer: Observer) -> JSON:
         """A jack or a queen played lies face down: only the seat who laid it knows which card

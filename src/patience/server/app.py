@@ -91,7 +91,7 @@ from .sessions import (
     Sessions,
     Visitor,
 )
-from .table import Dialect, Table, shared_request, solo_request
+from .table import HOLD_LIMIT, Dialect, Table, shared_request, solo_request
 
 __all__ = [
     "DEFAULT_PLAYER",
@@ -265,6 +265,7 @@ def create_app(
     password_tries_per_minute: int | None = PASSWORD_TRIES_PER_MINUTE,
     sessions_per_minute: int | None = SESSIONS_PER_MINUTE,
     sockets_per_client: int | None = SOCKETS_PER_CLIENT,
+    hold_limit: float = HOLD_LIMIT,
 ) -> Starlette:
     """The web app with its store at ``db_path`` (``":memory:"`` for tests).
 
@@ -286,6 +287,8 @@ def create_app(
     may try in a minute (None: no bound), ``sessions_per_minute`` the new sessions stored for
     one address in a minute and ``sockets_per_client`` the websockets one address may hold
     open (None: no bound, for benchmarks whose every client is one address).
+    ``hold_limit`` is the longest a shared table waits at the end of a deal for its people to
+    go on (seconds; tests give a short one).
     """
     origins = checked_origins(allowed_origins)  # a bad one refused before anything opens
     store = Store(db_path)
@@ -297,6 +300,7 @@ def create_app(
         hints_at_once=hints_at_once,
         worker_processes=worker_processes,
         sockets_per_client=sockets_per_client,
+        hold_limit=hold_limit,
     )
     sessions = Sessions(
         store,
@@ -311,7 +315,7 @@ def create_app(
 
     def remember(connection: HTTPConnection, visitor: Visitor) -> Visitor:
         """Keep the request's visitor; a new session token goes to the browser."""
-        if connection.cookies.get(SESSION_COOKIE) != visitor.token:
+        if connection.cookies.get(SESSION_COOKIE) != visitor.token or visitor.renew:
             queue_cookie(connection, SESSION_COOKIE, visitor.token, max_age=SESSION_MAX_AGE)
         connection.scope[_VISITOR] = visitor
         return visitor
@@ -324,7 +328,10 @@ def create_app(
         if isinstance(known, Visitor):
             return known
         visitor = await sessions.visitor(
-            connection.cookies.get(SESSION_COOKIE), client_address(connection)
+            connection.cookies.get(SESSION_COOKIE),
+            client_address(connection),
+            # Only a response renews the cookie: a websocket's visit is not noted as seen.
+            seen=connection.scope["type"] == "http",
         )
         old = connection.cookies.get(OLD_COOKIE)
         if old is not None and connection.scope["type"] == "http":
@@ -453,6 +460,7 @@ def create_app(
                 visitor.name,
                 owner=visitor.account.id,
                 winnable=data.get("winnable") is True,
+                grade=data.get("grade"),
             ),
             client=visitor.quota,
         )
@@ -461,7 +469,9 @@ def create_app(
     async def new_deal(request: Request) -> Response:
         data = await read_json(request)
         if not isinstance(data, dict):
-            raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
+            raise CommandError(
+                400, 'send {} or {"deal": N or null, "winnable": true or false, "grade": ...}'
+            )
         table, _ = await seated(request)
         limit.check(request)
         visitor = await owner_of(request)
@@ -474,6 +484,7 @@ def create_app(
                 visitor.name,
                 owner=visitor.account.id,
                 winnable=data.get("winnable") is True,
+                grade=data.get("grade"),
             ),
             client=visitor.quota,
         )
@@ -587,7 +598,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
+        # Sessions unused for a year go when the server starts, and every day after.
+        expiry = asyncio.get_running_loop().create_task(sessions.expire_regularly())
         yield
+        expiry.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await expiry
         service.close()
         store.close()
 

@@ -4,7 +4,7 @@ game, played alone or by several; an option it does not name reads as its own na
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine import Rules
@@ -15,6 +15,7 @@ __all__ = [
     "OPTION_TEXT",
     "DealPicker",
     "DescribesWinnable",
+    "PicksApart",
     "catalogue",
     "full_options",
     "game_entry",
@@ -28,7 +29,8 @@ __all__ = [
 ]
 
 #: Chooses a deal number for new tables: ``picker(rules, winnable)``. The hook for the solver's
-#: "winnable deals only"; without one, deals are random and ``winnable`` is refused.
+#: "winnable deals only"; without one, deals are random and ``winnable`` is refused. A grade of
+#: winnable deals is asked only of a picker that :class:`PicksApart` (its ``pick`` takes it).
 DealPicker = Callable[[Rules[Any], bool], int]
 
 
@@ -216,12 +218,39 @@ class DescribesWinnable(Protocol):
         ...
 
 
+@runtime_checkable
+class PicksApart(Protocol):
+    """A deal picker whose choice can run on a copy of it (in a worker process, pickled) while
+    what it learns is kept by the original: the server draws a seed from the original, has the
+    copy pick with it, and gives back to the original the deals proved winnable on the way
+    (:class:`patience.study.winnable.WinnableDealPicker` is one). A deal picker that is not
+    one is simply called, in the worker, on its copy."""
+
+    def next_seed(self) -> int:
+        """A seed for one :meth:`pick` (from the original's own generator)."""
+        ...
+
+    def pick(
+        self, rules: Rules[Any], winnable: bool, seed: int, grade: str | None = None
+    ) -> tuple[int, list[int]]:
+        """The deal for a new table of ``rules`` (of ``grade`` among the picker's graded
+        winnable deals, when given), and the deals proved winnable on the way; the picker is
+        left unchanged. A ``ValueError`` says why no deal could be chosen (a grade it cannot
+        deal among them)."""
+        ...
+
+    def remember(self, rules: Rules[Any], found: Sequence[int]) -> None:
+        """Keep ``found`` (:meth:`pick`'s deals proved winnable under ``rules``)."""
+        ...
+
+
 def winnable_entry(name: str, deal_picker: DealPicker | None) -> dict[str, Any]:
     """The catalogue's ``winnable`` field for game ``name``: ``available`` (the server can deal
     winnable deals at all), ``lists`` (options with a shipped list of proved deals, and how many
     deals), ``default_listed`` (the default options have one), ``rarely`` (options under which
     a deal is rarely proved in the time allowed, with a note) and ``seconds`` (the budget of a
-    search on demand; None when unknown)."""
+    search on demand; None when unknown). A list's ``grades`` (the number of deals of each
+    grade) says that a grade may be asked for with those options."""
     entry: dict[str, Any] = {
         "available": deal_picker is not None,
         "lists": [],

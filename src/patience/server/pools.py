@@ -11,12 +11,14 @@ same address nor the same session from another address gets past it.
 Workers are threads or processes (:attr:`PoolLimits.processes`). Work that runs in Python
 (replaying a record, a bot's thinking, a hint's sampling of worlds) holds the interpreter lock
 for as long as it runs, so in threads it would slow every table's answers: it runs in processes
-of its own. The work crosses to them pickled (a module-level function, its arguments, its result
-or exception back), so it must not rely on the server's memory. The store's work stays in
-threads (its SQLite connection does not cross processes, and a write is mostly waiting on the
-disk), and so does a search for a winnable deal: the solver's search runs in the Rust core with
-the interpreter lock released (``py.allow_threads`` in core/src/python.rs), and the deal picker
-remembers the wins it found, which a process would lose.
+of its own. So does a search for a winnable deal: the solver's search runs in the Rust core with
+the lock released (``py.allow_threads`` in core/src/python.rs), but the search deals and sets up
+each deal it tries in Python, and a deal picker is whatever callable the server was given. The
+work crosses to them pickled (a module-level function or a bound method of a picklable object,
+its arguments, its result or exception back), so it must not rely on the server's memory: what
+it learns comes back in its result (the deal picker's wins: ``PicksApart`` in
+server/catalogue.py). The store's work stays in threads (its SQLite connection does not cross
+processes, and a write is mostly waiting on the disk).
 
 Processes are started with the ``forkserver`` method (never ``fork`` from a threaded server),
 the first time a pool is used; one that dies takes its pool's running work with it (503), and
@@ -65,7 +67,13 @@ class PoolLimits:
 
 
 #: The modules a worker process needs, imported once in the fork server, not in every worker.
-WORKER_PRELOAD = ["patience.games", "patience.bots", "patience.record", "patience.solve"]
+WORKER_PRELOAD = [
+    "patience.games",
+    "patience.bots",
+    "patience.record",
+    "patience.solve",
+    "patience.study.winnable",
+]
 
 
 def worker_context() -> multiprocessing.context.BaseContext:

@@ -13,11 +13,12 @@ written to the store, and only then does the table take the copy and anybody hea
 never runs ahead of the store, and a state sent meanwhile shows the table as stored. If the store
 refuses (another process wrote first, or the disk failed), the table is rebuilt from the store.
 
-Everything that blocks runs off the event loop, each kind on bounded threads of its own
+Everything that blocks runs off the event loop, each kind on bounded workers of its own
 (:data:`POOLS`, ``server/pools.py``), for every table alike: the store's writes (each commits
 with fsync) and reads (:meth:`TableService.offload`), rebuilding a table by replaying its
 events, searching for a winnable deal, replaying a record and the bots' thinking
-(:meth:`TableService.run`); hints run on :class:`HintGate`'s own bounded pool. No client is
+(:meth:`TableService.run`; the last three in worker processes, as they hold the interpreter
+lock); hints run on :class:`HintGate`'s own bounded pool of processes. No client is
 ever awaited: each connection has its own outbox and writer task, and a client that does not
 read is dropped (``server/table.py``'s :class:`Connection`). Tasks the service starts are kept
 (:meth:`TableService.spawn`) until they end, so that none is collected mid-run.
@@ -29,6 +30,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+import pickle
 import secrets
 import time
 from collections import Counter, OrderedDict
@@ -40,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import record
 from ..bots import BOTS
-from ..engine import Game, IllegalMove
+from ..engine import SPECTATOR, Game, IllegalMove, Rules
 from ..games import get_rules
 from ..moves import Move, MoveSyntaxError
 from ..scoring import scores
@@ -49,6 +51,7 @@ from ..store import Account, SharedSeat, Store, StoreError, valid_player_name
 from . import snapshots
 from .catalogue import (
     DealPicker,
+    PicksApart,
     full_options,
     game_entry,
     option_phrases,
@@ -65,6 +68,7 @@ from .table import (
     COMMANDS,
     DEFAULT_ABSENCE,
     DEFAULT_STAND_IN,
+    HOLD_LIMIT,
     MAX_ABSENCE,
     MAX_EVENTS,
     NOT_READING,
@@ -73,6 +77,7 @@ from .table import (
     SOLO,
     Connection,
     Dialect,
+    Hold,
     NewTable,
     Seat,
     Table,
@@ -102,8 +107,9 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 
-#: The messages a websocket client may send besides the commands.
-SEAT_MESSAGES = ("join", "resume")
+#: The messages a websocket client may send besides the commands: taking a seat, and going on
+#: after the end of a deal (:class:`Hold`).
+SEAT_MESSAGES = ("join", "resume", "go-on")
 #: Seconds before a bot whose move failed is asked again.
 BOT_RETRY = 1.0
 #: Seconds a dropped connection's close may take before the service stops waiting for it.
@@ -112,18 +118,18 @@ CLOSE_BACKSTOP = 120.0
 #: take the workers of another: ``store`` (the store's reads and writes: every command's write
 #: waits here, so it has threads of its own and never refuses), ``rebuild`` (replaying a table's
 #: events to bring it back into memory: bounded by snapshots, and it needs the store), ``search``
-#: (a search for a winnable deal: seconds of the solver each, so few at once and one per client;
-#: threads, as the search runs in the core without the interpreter lock), ``replay`` (checking
-#: and replaying an uploaded record), ``bots`` (a bot's thinking: one per table at a time
-#: already) and ``passwords`` (argon2's hashing of a claimed name's password: tens of
-#: milliseconds and 64 MiB each, so one at a time; argon2 frees the interpreter lock). Replays
-#: and bots run Python for as long as they work, so in processes of their own (see
-#: server/pools.py), unless the service is made with ``worker_processes=False``. A client's
-#: quota counts for its address and for its session alike.
+#: (a search for a winnable deal: seconds of the solver each, so few at once and one per
+#: client), ``replay`` (checking and replaying an uploaded record), ``bots`` (a bot's thinking:
+#: one per table at a time already) and ``passwords`` (argon2's hashing of a claimed name's
+#: password: tens of milliseconds and 64 MiB each, so one at a time; argon2 frees the
+#: interpreter lock). Searches, replays and bots run Python for long (a search deals and sets
+#: up in Python each deal it tries, and a deal picker may be any callable), so in processes of
+#: their own (see server/pools.py), unless the service is made with ``worker_processes=False``.
+#: A client's quota counts for its address and for its session alike.
 POOLS: dict[str, PoolLimits] = {
     "store": PoolLimits(workers=4),
     "rebuild": PoolLimits(workers=2),
-    "search": PoolLimits(workers=2, held=4, per_client=1),
+    "search": PoolLimits(workers=2, held=4, per_client=1, processes=True),
     "replay": PoolLimits(workers=1, held=4, per_client=2, processes=True),
     "bots": PoolLimits(workers=2, processes=True),
     "passwords": PoolLimits(workers=1, held=8, per_client=1),
@@ -221,6 +227,21 @@ def describe_seats(seats: list[SharedSeat]) -> list[dict[str, Any]]:
     ]
 
 
+def check_picklable(deal_picker: DealPicker) -> None:
+    """Refuse (``ValueError``, saying what to do) a deal picker that cannot be pickled: the
+    searches for a winnable deal run in worker processes, which get the picker pickled."""
+    try:
+        pickle.dumps(deal_picker)
+    except Exception as error:  # whatever the picker's pickling raises: a closure, a lock
+        raise ValueError(
+            f"the deal picker {deal_picker!r} cannot be pickled ({error}), and the searches "
+            "for a winnable deal run in worker processes, which get it pickled: give a "
+            "module-level function or an object of a module-level class (no locks, no "
+            "closures), or run the search in threads (worker_processes=False, or "
+            "pools={'search': PoolLimits(..., processes=False)})"
+        ) from None
+
+
 # -- the service ------------------------------------------------------------------------------
 
 
@@ -238,9 +259,17 @@ class TableService:
         pools: Mapping[str, PoolLimits] | None = None,
         worker_processes: bool = True,
         sockets_per_client: int | None = SOCKETS_PER_CLIENT,
+        hold_limit: float = HOLD_LIMIT,
     ) -> None:
         """``worker_processes=False`` runs every kind of work in threads, hints too: for hooks
-        (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins."""
+        (``deal_picker``, ``hinter``) and bots that cannot be pickled, as tests' stand-ins.
+        A ``deal_picker`` that cannot be pickled is refused (``ValueError``) unless the
+        ``search`` pool is of threads: it searches for winnable deals in worker processes
+        (:meth:`create`). ``hold_limit``: the longest a shared table waits at the end of a
+        deal for its people to go on (seconds, :class:`Hold`)."""
+        if not hold_limit > 0:
+            raise ValueError(f"hold_limit is a number of seconds above 0, not {hold_limit!r}")
+        self.hold_limit = hold_limit
         self.store = store
         #: Websockets one client address may hold open at once (None: no bound).
         self.sockets_per_client = sockets_per_client
@@ -256,6 +285,8 @@ class TableService:
         limits = {**POOLS, **(pools or {})}
         if not worker_processes:
             limits = {kind: replace(limit, processes=False) for kind, limit in limits.items()}
+        if deal_picker is not None and limits["search"].processes:
+            check_picklable(deal_picker)
         #: Each kind of blocking work's own workers (:data:`POOLS`).
         self.pools = {kind: WorkPool(POOL_WORK[kind], limits[kind]) for kind in POOLS}
         self._tables: OrderedDict[str, Table] = OrderedDict()
@@ -281,7 +312,7 @@ class TableService:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> T:
-        """``work(*args, **kwargs)`` on the threads of ``kind`` (:data:`POOLS`), for
+        """``work(*args, **kwargs)`` on the workers of ``kind`` (:data:`POOLS`), for
         ``client`` (an address, or an address and a session; None: the server's own work,
         under no quota): refused before any work (429, 503) beyond the pool's quotas."""
         return await self.pools[kind].run(client, work, *args, **kwargs)
@@ -299,6 +330,7 @@ class TableService:
         for table in self._tables.values():
             if table.timer is not None:
                 table.timer.cancel()
+            self._drop_hold(table)
         for task in list(self.tasks):
             task.cancel()
         self.hint_gate.close()
@@ -326,6 +358,7 @@ class TableService:
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
+        self._drop_hold(table)
         self._tables.pop(table.id, None)
 
     async def get(self, table_id: str) -> Table:
@@ -427,6 +460,7 @@ class TableService:
             return
         table.game, table.events, table.finished = fresh.game, fresh.events, fresh.finished
         table.last = fresh.last
+        self._drop_hold(table)  # it showed the end of a deal of the game replaced
 
     # -- creating ----------------------------------------------------------------------------
 
@@ -434,7 +468,9 @@ class TableService:
         """A new table, stored, in memory, its bots kicked; its deal chosen by the deal picker
         when the request leaves it to the server (a winnable one if asked: refused (400)
         without a picker, or when the picker finds none). A search for a winnable deal runs on
-        the ``search`` pool, under its quota for ``client`` (an address and a session)."""
+        the ``search`` pool, under its quota for ``client`` (an address and a session): in a
+        worker process, on a copy of the picker (:class:`PicksApart` says how what it learns
+        comes back); a worker that dies fails the request with 503."""
         if new.winnable and self.deal_picker is None:
             raise CommandError(
                 400, "winnable deals need the solver, which this server does not have"
@@ -443,7 +479,7 @@ class TableService:
         deal = new.deal
         try:
             if deal is None and new.winnable and self.deal_picker is not None:
-                deal = await self.run("search", client, self.deal_picker, new.rules, True)
+                deal = await self._search(new.rules, new.grade, client)
             table = await self.offload(self._create, table_id, new, deal)
         except (StoreError, CommandError):  # a CommandError: the search pool's refusal
             raise
@@ -452,6 +488,26 @@ class TableService:
         self._remember(table)
         self.kick(table)
         return table
+
+    async def _search(self, rules: Rules[Any], grade: str | None, client: Client) -> int:
+        # On the search pool: in a worker process, the picker is a copy, so a picker that can
+        # pick apart is given a seed drawn here (picks vary, and repeat with a seeded picker)
+        # and the wins the copy found are given back to the original, for later searches.
+        # Only such a picker is asked for a grade (its pick takes one; a plain callable is
+        # picker(rules, winnable)), and only when one is asked for.
+        picker = self.deal_picker
+        assert picker is not None
+        if isinstance(picker, PicksApart):
+            seed = picker.next_seed()
+            graded = () if grade is None else (grade,)
+            deal, found = await self.run("search", client, picker.pick, rules, True, seed, *graded)
+            picker.remember(rules, found)
+            return deal
+        if grade is not None:
+            raise CommandError(
+                400, "this server's deal picker has no grades of winnable deals: leave 'grade' out"
+            )
+        return await self.run("search", client, picker, rules, True)
 
     def _create(self, table_id: str, new: NewTable, deal: int | None) -> Table:
         # On the store's threads: the store writes, and the deal picker may choose a deal at
@@ -555,6 +611,25 @@ class TableService:
             "safe_moves": [move.text() for move in self._safe_moves(table)]
             if "autoplay" in allowed and seat == turn
             else [],
+            # The end of a deal the table waits at (None: play goes on).
+            "hold": self._hold_json(table, seat, now),
+        }
+
+    def _hold_json(self, table: Table, seat: int | None, now: float) -> dict[str, Any] | None:
+        """The hold as ``seat`` (None: a spectator) is told of it: the seats it waits for,
+        those gone on, when it ends (``until``, the server's clock; ``seconds`` left), and
+        the deal's last position as the seat's view of it (never a card the seat may not
+        know: the rules' view of that position, for that seat)."""
+        hold = table.hold
+        if hold is None:
+            return None
+        observer = SPECTATOR if seat is None else seat
+        return {
+            "waiting": table.hold_waiting(),
+            "gone_on": sorted(hold.gone_on),
+            "until": round(hold.until, 3),
+            "seconds": round(max(0.0, hold.until - now), 1),
+            "view": table.game.rules.view_json(hold.ended, observer),
         }
 
     async def ready(self, table: Table) -> None:
@@ -654,6 +729,13 @@ class TableService:
                 if table.waiting:
                     raise CommandError(
                         409, "waiting for players: play starts when every seat is taken"
+                    )
+                if table.hold is not None:
+                    waiting = table.hold_waiting()
+                    raise CommandError(
+                        409,
+                        "the table waits for everyone to go on after the end of the deal",
+                        {"kind": "hold", "waiting": waiting},
                     )
                 if kind == "autofinish":
                     await self._autofinish(table, seat)
@@ -755,6 +837,7 @@ class TableService:
         """Store the event that made ``game`` from the table's game, then make it the table's
         (lock held). If the store refuses, the table is rebuilt from the store."""
         outcome = game.outcome()
+        before = table.game
         try:
             finished = await self.offload(
                 self.store.append_event,
@@ -786,6 +869,9 @@ class TableService:
         # statistics' best time come from the same two timestamps.
         table.finished = finished
         table.last = (seat, game.move_stack[-1]) if kind in ("move", "redo") else None
+        self._drop_hold(table)  # none is held while commands come (refused), but to be sure
+        if kind == "move":
+            self._begin_hold(table, before, game)
         if snapshots.due(table.events):
             await self._snapshot(table)
 
@@ -826,10 +912,12 @@ class TableService:
         hashed = token_hash(token)
         async with table.lock:
             seat = table.seats[index]
+            # The seat as data too: a page names it its own way (counting from 1).
+            taken = {"kind": "seat_taken", "seat": index}
             if seat.kind != "open":
-                raise CommandError(409, f"seat {index} is taken")
+                raise CommandError(409, f"seat {index} is taken", taken)
             if not await self.offload(self.store.claim_seat, table.id, index, name, hashed):
-                raise CommandError(409, f"seat {index} is taken")
+                raise CommandError(409, f"seat {index} is taken", taken)
             seat.player, seat.token_hash = name, hashed
             self._seat(table, conn, seat)
         self.post(table, conn, {"type": "joined", "seat": index, "token": token, "name": name})
@@ -854,6 +942,73 @@ class TableService:
     def _seat(self, table: Table, conn: Connection, seat: Seat) -> None:
         conn.seat = seat.index
         seat.absent_since = None
+
+    # -- holds at the end of a deal ----------------------------------------------------------
+
+    def _begin_hold(self, table: Table, before: Game, after: Game) -> None:
+        """Hold a shared table whose last move (lock held, just stored) ended a deal and the
+        match goes on (the rules' ``deal_end``), if a person connected to his seat is there
+        to look at it: bots wait, and people's moves are refused, until every such person
+        has gone on or :attr:`hold_limit` seconds have passed. Nobody to wait for: no hold."""
+        if table.settings.private:  # a one-player table's page knows no hold
+            return
+        rules = after.rules
+        ended = rules.deal_end(before.state, after.move_stack[-1], after.state)
+        if ended is None:
+            return
+        hold = Hold(ended, table.events, time.time() + self.hold_limit)
+        table.hold = hold
+        if not table.hold_waiting():
+            table.hold = None
+            return
+        loop = asyncio.get_running_loop()
+        hold.timer = loop.call_later(self.hold_limit, self._hold_due, table, hold)
+
+    def _drop_hold(self, table: Table) -> None:
+        """Forget the table's hold, if any, and its timer (nobody is told)."""
+        hold = table.hold
+        if hold is None:
+            return
+        if hold.timer is not None:
+            hold.timer.cancel()
+        table.hold = None
+
+    def _hold_due(self, table: Table, hold: Hold) -> None:
+        if table.hold is hold:  # its time is up: play goes on, whoever has not gone on
+            self._release(table)
+
+    def _release(self, table: Table) -> None:
+        """End the table's hold: everybody is told, and the bots play on."""
+        self._drop_hold(table)
+        self.broadcast(table)
+        self.kick(table)
+
+    async def go_on(self, table: Table, conn: Connection, data: Mapping[str, Any]) -> None:
+        """``{"type": "go-on", "seq": N}``: the connection's person has looked at the end of
+        the deal. The table goes on once nobody connected is left to wait for; meanwhile
+        everybody is told who still is. A go-on sent again by a seat that went on already
+        changes nothing and is not answered; one from a spectator is refused (403), and one
+        when the table is not held, or with the ``seq`` of another state (a hold already
+        over), is stale (409, with the state as it stands)."""
+        if conn.seat is None:
+            raise CommandError(403, "only the players at the table go on; spectators watch")
+        seq = data.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 0):
+            raise CommandError(400, f"'seq' is the seq of the state you saw, not {seq!r}")
+        hold = table.hold
+        if hold is None or (seq is not None and seq != hold.events):
+            raise CommandError(
+                409,
+                "nothing to go on from: the table is not waiting at the end of a deal now",
+                {"kind": "not_held"},
+            )
+        if conn.seat in hold.gone_on:
+            return  # a second click, or a second page of the same seat: harmless
+        hold.gone_on.add(conn.seat)
+        if table.hold_waiting():
+            self.broadcast(table)
+        else:
+            self._release(table)
 
     # -- connections -------------------------------------------------------------------------
 
@@ -958,6 +1113,8 @@ class TableService:
             await self.join(table, conn, data)
         elif kind == "resume":
             await self.resume(table, conn, data)
+        elif kind == "go-on":
+            await self.go_on(table, conn, data)
         elif kind in COMMANDS:
             await self.command(table, conn.seat, data)
         else:
@@ -983,6 +1140,9 @@ class TableService:
         conn.drop("gone")
         if conn.seat is not None and not table.connected(conn.seat):
             table.seats[conn.seat].absent_since = time.time()
+            if table.hold is not None and not table.hold_waiting():
+                self._release(table)  # he was the last the hold waited for
+                return
             self.broadcast(table)
             self.kick(table)
 

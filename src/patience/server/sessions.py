@@ -21,9 +21,13 @@ This module decides who is who; ``server/app.py`` reads and writes the cookies, 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import re
 import secrets
+import sqlite3
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,6 +36,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..games import get_rules
 from ..store import Account, Store, StoreError, name_key, valid_player_name
+from ..study.winnable import GRADES
 from .catalogue import one_player_games
 from .errors import CommandError
 from .http import RateLimit
@@ -39,10 +44,12 @@ from .service import TableService
 
 __all__ = [
     "DEFAULT_PLAYER",
+    "EXPIRE_EVERY",
     "MAX_PASSWORD",
     "MIN_PASSWORD",
     "OLD_COOKIE",
     "PASSWORD_TRIES_PER_MINUTE",
+    "SEEN_EVERY",
     "SESSIONS_PER_MINUTE",
     "SESSION_COOKIE",
     "SESSION_MAX_AGE",
@@ -60,8 +67,15 @@ OLD_COOKIE = "patience_player"
 #: How a player without a name is shown (and the name every browser without a cookie had
 #: before sessions: its old tables were everybody's, so no old cookie takes them over).
 DEFAULT_PLAYER = "guest"
-#: Seconds a session cookie lasts (a year; browsers keep none longer than 400 days).
+#: Seconds a session cookie lasts (a year; browsers keep none longer than 400 days) from the
+#: day it was last sent; the store removes a session unused for as long.
 SESSION_MAX_AGE = 365 * 24 * 3600
+#: Seconds between two notes that a session was seen (its ``last_seen`` in the store, and its
+#: cookie sent again): at most one write a day per session.
+SEEN_EVERY = 24 * 3600
+#: Seconds between two removals of sessions unused for :data:`SESSION_MAX_AGE` (besides the
+#: one when the server starts).
+EXPIRE_EVERY = 24 * 3600
 #: Attempts at a password (logins and claims) one client address may make in a minute.
 PASSWORD_TRIES_PER_MINUTE = 10
 #: New sessions stored for one client address in a minute (a browser's first table, name or
@@ -70,6 +84,8 @@ SESSIONS_PER_MINUTE = 60
 #: A password's length, in characters.
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
+
+log = logging.getLogger(__name__)
 
 # What secrets.token_urlsafe(32) gives; anything else in the cookie is no session.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
@@ -97,6 +113,9 @@ class Visitor:
     token: str
     account: Account | None
     address: str
+    #: The session was seen for the first time in a day (:data:`SEEN_EVERY`): its cookie goes
+    #: to the browser again, for another :data:`SESSION_MAX_AGE`.
+    renew: bool = False
 
     @property
     def token_hash(self) -> str:
@@ -139,20 +158,30 @@ MAX_SCORING = 20
 
 def checked_choices(data: object) -> dict[str, Any]:
     """What a player chose to play games with, checked: ``{GAME: {"options": {NAME: VALUE},
-    "winnable": bool, "scoring": str}}`` for one-player games, the options as the game
-    accepts them (a :class:`CommandError` (400) saying what is wrong otherwise). The scoring is
+    "winnable": bool, "scoring": str, "grade": str}}`` for one-player games, the options as
+    the game accepts them, the grade of winnable deals one of
+    :data:`~patience.study.winnable.GRADES` or null for any (a :class:`CommandError` (400)
+    saying what is wrong otherwise). The scoring is
     the web app's setting, not the rules': any short word is kept, and the page ignores one it
     does not know."""
     if not isinstance(data, dict):
-        raise CommandError(400, "'choices' is an object: {GAME: {options, winnable, scoring}}")
+        raise CommandError(
+            400, "'choices' is an object: {GAME: {options, winnable, scoring, grade}}"
+        )
     games = one_player_games()
     checked: dict[str, Any] = {}
     for game, choice in data.items():
         if game not in games:
             raise CommandError(400, f"'choices': {game!r} is not a one-player game: {games}")
-        if not isinstance(choice, dict) or not set(choice) <= {"options", "winnable", "scoring"}:
+        if not isinstance(choice, dict) or not set(choice) <= {
+            "options",
+            "winnable",
+            "scoring",
+            "grade",
+        }:
             raise CommandError(
-                400, f"'choices'.{game} is an object of 'options', 'winnable' and 'scoring'"
+                400,
+                f"'choices'.{game} is an object of 'options', 'winnable', 'scoring' and 'grade'",
             )
         options = choice.get("options", {})
         if not isinstance(options, dict) or not all(
@@ -171,7 +200,14 @@ def checked_choices(data: object) -> dict[str, Any]:
             not isinstance(scoring, str) or not re.fullmatch(f"[a-z]{{1,{MAX_SCORING}}}", scoring)
         ):
             raise CommandError(400, f"'choices'.{game}.scoring is a short word, as 'vegas'")
+        grade = choice.get("grade")
+        if grade is not None and grade not in GRADES:
+            raise CommandError(
+                400, f"'choices'.{game}.grade is one of {', '.join(GRADES)}, or null for any"
+            )
         checked[game] = {"options": options, "winnable": winnable, "scoring": scoring}
+        if grade is not None:  # older choices have none: kept as they were
+            checked[game]["grade"] = grade
     return checked
 
 
@@ -197,15 +233,44 @@ class Sessions:
 
     # -- who is asking ---------------------------------------------------------------------
 
-    async def visitor(self, token: str | None, address: str) -> Visitor:
+    async def visitor(self, token: str | None, address: str, *, seen: bool = True) -> Visitor:
         """The visitor of a session token from a cookie; a missing or malformed one (or a
-        token the store does not know: a session that never owned anything, or one logged
-        out) is a session that owns nothing. A missing or malformed token is replaced by a
-        new one, which the caller gives the browser."""
+        token the store does not know: a session that never owned anything, one logged out or
+        expired) is a session that owns nothing. A missing or malformed token is replaced by a
+        new one, which the caller gives the browser. With ``seen`` (a request that can carry
+        a cookie back), a stored session last seen over :data:`SEEN_EVERY` ago is noted as
+        seen now, and the visitor is to ``renew`` its cookie."""
         if token is None or not _TOKEN.fullmatch(token):
             return Visitor(secrets.token_urlsafe(32), None, address)
-        account = await self.service.offload(self.store.session_account, session_hash(token))
-        return Visitor(token, account, address)
+        hashed = session_hash(token)
+        found = await self.service.offload(self.store.session, hashed)
+        if found is None:
+            return Visitor(token, None, address)
+        account, last_seen = found
+        if not seen or time.time() - last_seen < SEEN_EVERY:
+            return Visitor(token, account, address)
+        await self.service.offload(self.store.seen_session, hashed)
+        return Visitor(token, account, address, renew=True)
+
+    async def expire(self) -> tuple[int, int]:
+        """Remove the sessions unused for longer than their cookie lasts
+        (:data:`SESSION_MAX_AGE` since they were last seen: no browser holds them any more),
+        and the anonymous accounts they leave with nothing (:meth:`Store.expire_sessions`);
+        how many of each."""
+        removed = await self.service.offload(self.store.expire_sessions, SESSION_MAX_AGE)
+        if any(removed):
+            log.info("removed %d sessions unused for a year, and %d empty accounts", *removed)
+        return removed
+
+    async def expire_regularly(self) -> None:
+        """:meth:`expire` now and every :data:`EXPIRE_EVERY` seconds, until cancelled (the
+        server's lifetime); a failure (a full disk) is logged and tried again next time."""
+        while True:
+            try:
+                await self.expire()
+            except (StoreError, sqlite3.Error, CommandError):
+                log.exception("expiring unused sessions failed")
+            await asyncio.sleep(EXPIRE_EVERY)
 
     async def owner(self, visitor: Visitor) -> Visitor:
         """The visitor with a stored session and account (made now if the session owned

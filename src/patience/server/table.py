@@ -27,10 +27,11 @@ from starlette.websockets import WebSocket, WebSocketState
 from ..bots import BOTS, Bot
 from ..bots import get as get_bot
 from ..deals import check_deal
-from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, ViewJSON
+from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, State, ViewJSON
 from ..games import get_rules, resolve_name
 from ..moves import Move
 from ..store import Event
+from ..study.winnable import GRADES
 from .catalogue import one_player_games, shared_games
 from .errors import CommandError
 
@@ -39,6 +40,7 @@ __all__ = [
     "COMMANDS",
     "DEFAULT_ABSENCE",
     "DEFAULT_STAND_IN",
+    "HOLD_LIMIT",
     "MAX_ABSENCE",
     "MAX_EVENTS",
     "NOT_READING",
@@ -47,6 +49,7 @@ __all__ = [
     "SOLO",
     "Connection",
     "Dialect",
+    "Hold",
     "NewTable",
     "Observation",
     "Seat",
@@ -76,6 +79,9 @@ DEFAULT_ABSENCE = 120.0
 MAX_ABSENCE = 24 * 3600.0
 #: The bot that stands in for an absent person, unless the table chooses another.
 DEFAULT_STAND_IN = "greedy"
+#: The longest (seconds) a shared table waits at the end of a deal for its people to go on
+#: (:class:`Hold`): an idle person cannot stall the others for longer.
+HOLD_LIMIT = 60.0
 #: What a seat may be at creation besides a bot's name.
 OPEN_SEATS = ("open", "human")
 #: Piles that must be empty (when a game has them) before an automatic finish is offered.
@@ -281,6 +287,29 @@ class Connection:
 
 
 @dataclass
+class Hold:
+    """A shared table held at the end of a deal, so that its people can look at the deal's
+    last position (the rules' :meth:`~patience.engine.Rules.deal_end`) before play goes on.
+
+    A pause of the table, not a phase of the rules: the game has dealt the next deal already,
+    but bots do not move and people's moves are refused until every person connected to his
+    seat has gone on (the websocket message ``go-on``), or until ``until``. Seats held by bots,
+    and people with no connection, are not waited for; neither are spectators.
+    """
+
+    #: The deal's last position, as the rules scored it (what every connection is shown).
+    ended: State
+    #: The table's event count when the hold began: the ``seq`` of the states it shows.
+    events: int
+    #: When the hold ends whoever has not gone on (the server's clock, seconds since the epoch).
+    until: float
+    #: The seats whose people have gone on.
+    gone_on: set[int] = field(default_factory=set)
+    #: The call that ends the hold at ``until``.
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+
+@dataclass
 class Table:
     """A table in memory: its game, seats, settings, connections and bots."""
 
@@ -308,6 +337,8 @@ class Table:
     finish: tuple[Game, list[Move] | None] | None = field(default=None, repr=False)
     #: The game whose automatic finish is being worked out, if any.
     finishing: Game | None = field(default=None, repr=False)
+    #: The hold at the end of a deal, while the table waits for its people to go on.
+    hold: Hold | None = field(default=None, repr=False)
 
     # -- who sits where
 
@@ -342,6 +373,20 @@ class Table:
         """True while a seat is open: play starts when every seat is taken."""
         return any(seat.kind == "open" for seat in self.seats)
 
+    def hold_waiting(self) -> list[int]:
+        """The seats the hold waits for: people connected to their seats who have not gone
+        on (none when the table is not held)."""
+        hold = self.hold
+        if hold is None:
+            return []
+        return [
+            seat.index
+            for seat in self.seats
+            if seat.kind == "person"
+            and seat.index not in hold.gone_on
+            and self.connected(seat.index)
+        ]
+
     @property
     def attended(self) -> bool:
         """True while somebody (a player or a spectator) is connected."""
@@ -374,8 +419,8 @@ class Table:
         )
 
     def bot_seat(self, now: float) -> int | None:
-        """The seat a bot must play now, if any."""
-        if self.waiting or self.full or self.game.is_over():
+        """The seat a bot must play now, if any (none while the table is held)."""
+        if self.waiting or self.full or self.hold is not None or self.game.is_over():
             return None
         turn = self.game.current_player()
         seat = self.seats[turn]
@@ -579,6 +624,8 @@ class NewTable:
     picked: bool = False
     #: Only a deal the picker proved winnable.
     winnable: bool = False
+    #: With ``winnable``: a grade of the picker's graded winnable deals (``easy``, ...), or any.
+    grade: str | None = None
     #: The account it belongs to (its player's, or its creator's).
     owner: int | None = None
 
@@ -591,10 +638,21 @@ def solo_request(
     *,
     owner: int,
     winnable: bool = False,
+    grade: object = None,
 ) -> NewTable:
     """A new one-player table of ``game_name`` for the account ``owner``, shown as
-    ``player``, checked; a bad game, option or deal number is a :class:`CommandError` (400)
-    saying what is allowed."""
+    ``player``, checked; a bad game, option, deal number or ``grade`` (null, or one of
+    :data:`~patience.study.winnable.GRADES` with ``winnable``) is a :class:`CommandError`
+    (400) saying what is allowed."""
+    if grade is not None:
+        if not isinstance(grade, str) or grade not in GRADES:
+            raise CommandError(
+                400,
+                f"'grade' is one of {', '.join(GRADES)}, or null for any winnable deal "
+                f"(not {grade!r})",
+            )
+        if not winnable:
+            raise CommandError(400, "a 'grade' goes with winnable deals only (\"winnable\": true)")
     if not isinstance(game_name, str):
         raise CommandError(
             400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
@@ -625,6 +683,7 @@ def solo_request(
         SOLO,
         picked=chosen is None,
         winnable=winnable,
+        grade=grade,
         owner=owner,
     )
 

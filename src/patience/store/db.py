@@ -86,6 +86,16 @@ def _sessions_step(db: sqlite3.Connection) -> None:
         db.execute("UPDATE players SET name_key = ? WHERE id = ?", (name_key(name), player_id))
 
 
+def _last_seen_step(db: sqlite3.Connection) -> None:
+    """Migration 7: when each session was last seen (``last_seen``, seconds since the epoch;
+    written at most once a day per session), so that sessions unused for a long time can be
+    removed (:meth:`Store.expire_sessions`). Sessions stored before it count as seen when the
+    store is migrated: nothing says when they were last used, and none should go at once."""
+    db.execute("ALTER TABLE sessions ADD COLUMN last_seen REAL NOT NULL DEFAULT 0")
+    db.execute("UPDATE sessions SET last_seen = ?", (time.time(),))
+    db.execute("CREATE INDEX sessions_by_last_seen ON sessions(last_seen)")
+
+
 #: What can happen at a table. ``move`` carries the move's text; the others carry nothing.
 EVENT_KINDS = ("move", "undo", "redo", "restart", "resign")
 
@@ -161,6 +171,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE accounts ADD COLUMN choices TEXT NOT NULL DEFAULT '{}';
     """,
+    # 7: when each session was last seen, for removing the long unused (_last_seen_step).
+    _last_seen_step,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -710,20 +722,56 @@ class Store:
             )
             account = int(cursor.lastrowid or 0)
             db.execute(
-                "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
-                (token_hash, account, now),
+                "INSERT INTO sessions (token_hash, account_id, created, last_seen) "
+                "VALUES (?, ?, ?, ?)",
+                (token_hash, account, now, now),
             )
         return Account(account, display)
 
     def session_account(self, token_hash: str) -> Account | None:
         """The account of a session (None: no such session)."""
+        found = self.session(token_hash)
+        return None if found is None else found[0]
+
+    def session(self, token_hash: str) -> tuple[Account, float] | None:
+        """The account of a session and when the session was last seen (seconds since the
+        epoch, :meth:`seen_session`); None: no such session."""
         with self._lock:
             row = self._db.execute(
-                "SELECT a.* FROM sessions s JOIN accounts a ON a.id = s.account_id "
-                "WHERE s.token_hash = ?",
+                "SELECT a.*, s.last_seen AS session_seen FROM sessions s "
+                "JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?",
                 (token_hash,),
             ).fetchone()
-        return None if row is None else _account(row)
+        return None if row is None else (_account(row), float(row["session_seen"]))
+
+    def seen_session(self, token_hash: str, when: float | None = None) -> None:
+        """Note that a session was seen ``when`` (now by default). The server does so at most
+        once a day per session (server/sessions.py), so that a request rarely writes."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE sessions SET last_seen = max(last_seen, ?) WHERE token_hash = ?",
+                (time.time() if when is None else when, token_hash),
+            )
+
+    def expire_sessions(self, unused_for: float, now: float | None = None) -> tuple[int, int]:
+        """Remove the sessions not seen for ``unused_for`` seconds (before ``now``, the
+        present by default), and the anonymous accounts they leave with no session and no
+        table (nobody can reach them any more). An account that owns tables stays with them
+        (a shared table may still be played by others; a one-player one stays in the store as
+        played), and so does a claimed name, which its password reaches. Returns how many
+        sessions and accounts were removed."""
+        cutoff = (time.time() if now is None else now) - unused_for
+        with self._transaction() as db:
+            sessions = db.execute("DELETE FROM sessions WHERE last_seen < ?", (cutoff,)).rowcount
+            accounts = db.execute(
+                "DELETE FROM accounts WHERE name_key IS NULL "
+                "AND id NOT IN (SELECT account_id FROM sessions) "
+                "AND id NOT IN (SELECT owner_id FROM tables WHERE owner_id IS NOT NULL) "
+                # A younger one may be on its way to a session or a name (new_claimed_account).
+                "AND created < ?",
+                (cutoff,),
+            ).rowcount
+        return sessions, accounts
 
     def account(self, account: int) -> Account | None:
         """The account ``account`` (None: none)."""
@@ -833,9 +881,11 @@ class Store:
                         "UPDATE tables SET owner_id = ? WHERE owner_id = ?", (account, row["id"])
                     )
                     db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
+            now = time.time()
             db.execute(
-                "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
-                (new_hash, account, time.time()),
+                "INSERT INTO sessions (token_hash, account_id, created, last_seen) "
+                "VALUES (?, ?, ?, ?)",
+                (new_hash, account, now, now),
             )
         return moved
 

@@ -1,7 +1,7 @@
 """The results of studies: one SQLite file, written by the driver alone.
 
-A row is one solver run on one deal: keyed by (game, options, deal, budget kind, budget, solver
-version), with the result, the seconds (as the budget counts them), the CPU seconds and nodes
+A row is one solver run on one deal: keyed by (game, options, deal, budget kind, budget, engine,
+solver version), with the result, the seconds (as the budget counts them), the CPU seconds and nodes
 spent and the length of the solution. Each chunk of deals is written in one transaction, so a
 crash or an interrupt never leaves half a chunk; WAL mode lets ``study report`` read (opening
 the file read-only) while a study writes. The schema is numbered as the store's is
@@ -31,6 +31,7 @@ __all__ = [
     "ResultRow",
     "StudyDB",
     "StudyDBError",
+    "engine_of_row",
     "options_key",
 ]
 
@@ -104,6 +105,77 @@ def _add_cpu_seconds(connection: sqlite3.Connection) -> None:
         connection.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
 
 
+#: The Python adapters' solver versions when study rows began to record their engine (schema
+#: version 4). Every version above one of these was the compiled core's (its versions were
+#: numbered above the adapter's), so older rows get their engine from it. Frozen: later
+#: versions of either engine are stored with their engine.
+_PYTHON_VERSIONS_BEFORE_ENGINE = {
+    "klondike": 2,
+    "double-solitaire": 2,
+    "spider": 5,
+    "canfield": 4,
+    "accordion": 2,
+    "napoleon": 3,
+    "leonis-own": 2,
+    "leopard": 2,
+}
+
+#: The games the compiled core searched when rows began to record their engine.
+_CORE_GAMES_BEFORE_ENGINE = (
+    "klondike",
+    "canfield",
+    "leonis-own",
+    "accordion",
+    "napoleon",
+    "spider",
+)
+
+
+def engine_of_row(game: str, solver: int) -> str:
+    """The engine that made a row stored before rows recorded it (schema version 3 and older):
+    ``core`` for a version above the Python adapter's of that time, else ``python``."""
+    python = _PYTHON_VERSIONS_BEFORE_ENGINE.get(game)
+    if game in _CORE_GAMES_BEFORE_ENGINE and python is not None and solver > python:
+        return "core"
+    return "python"
+
+
+#: The results table from schema version 4 on: the engine is part of the key.
+_RESULTS_V4 = """
+CREATE TABLE results (
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    deal INTEGER NOT NULL,
+    budget_kind TEXT NOT NULL CHECK (budget_kind IN ('seconds', 'cpu-seconds', 'nodes')),
+    budget REAL NOT NULL,
+    engine TEXT NOT NULL CHECK (engine IN ('core', 'python')),
+    solver INTEGER NOT NULL,
+    result TEXT NOT NULL CHECK (result IN ('won', 'unwinnable', 'unknown')),
+    seconds REAL NOT NULL,
+    nodes INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    solved_at REAL NOT NULL,
+    cpu_seconds REAL,
+    PRIMARY KEY (game, options, deal, budget_kind, budget, engine, solver)
+)
+"""
+
+
+def _add_engine(connection: sqlite3.Connection) -> None:
+    """Version 4: the engine (``core`` or ``python``) in every row and in its key, so that the
+    two engines' rows never mix whatever their version numbers. Rows stored before get theirs
+    from :func:`engine_of_row`. The table is copied (SQLite cannot change a primary key)."""
+    connection.create_function("engine_of_row", 2, engine_of_row, deterministic=True)
+    columns = ", ".join((*_BEFORE_CPU_COLUMNS, "cpu_seconds"))
+    connection.execute("ALTER TABLE results RENAME TO results_before_engine")
+    connection.execute(_RESULTS_V4)
+    connection.execute(
+        f"INSERT INTO results ({columns}, engine) "
+        f"SELECT {columns}, engine_of_row(game, solver) FROM results_before_engine"
+    )
+    connection.execute("DROP TABLE results_before_engine")
+
+
 #: The schema, one step per version (:mod:`patience.sqlite_schema`): ``MIGRATIONS[n]`` takes a
 #: study file from version n to n + 1. Files made before the schema was numbered have version 0
 #: whatever they hold, so steps 1 to 3 first look at what is there. Never edit a step that has
@@ -130,6 +202,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     _allow_cpu_seconds,
     # 3: the CPU seconds every run spent.
     _add_cpu_seconds,
+    # 4: the engine in every row's key.
+    _add_engine,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -197,7 +271,9 @@ class ResultRow:
     length: int
     #: CPU seconds spent; None for rows stored before they were measured, with a wall-clock
     #: budget (rows with a budget in CPU seconds have them in ``seconds``).
-    cpu_seconds: float | None = None
+    cpu_seconds: float | None
+    #: The engine that searched: ``core`` or ``python``.
+    engine: str
 
 
 class StudyDB:
@@ -212,6 +288,7 @@ class StudyDB:
     def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = path
         self._cpu_column = False  # whether the file has the cpu_seconds column (see rows)
+        self._engine_column = False  # whether the file has the engine column (see rows)
         if not create and not Path(path).is_file():
             raise StudyDBError(f"there is no study database {path}")
         connection: sqlite3.Connection | None = None
@@ -232,7 +309,7 @@ class StudyDB:
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute("PRAGMA synchronous=NORMAL")
                 migrate(connection, MIGRATIONS)
-                self._cpu_column = True
+                self._cpu_column = self._engine_column = True
             elif schema_version(connection) > SCHEMA_VERSION:
                 raise NewerSchema(schema_version(connection), SCHEMA_VERSION)
         except BaseException as error:
@@ -261,6 +338,10 @@ class StudyDB:
                 "(give the file that patience study run writes)"
             )
         self._cpu_column = "cpu_seconds" in columns
+        self._engine_column = "engine" in columns
+        if not self._engine_column:
+            # Read-only files older than schema version 4 get each row's engine as step 4 would.
+            self.connection.create_function("engine_of_row", 2, engine_of_row, deterministic=True)
 
     def close(self) -> None:
         """Close the file."""
@@ -273,15 +354,23 @@ class StudyDB:
         self.close()
 
     def done_deals(
-        self, game: str, options: str, budget: Budget, solver: int, deals: Iterable[int]
+        self,
+        game: str,
+        options: str,
+        budget: Budget,
+        solver: int,
+        deals: Iterable[int],
+        *,
+        engine: str,
     ) -> set[int]:
-        """The deals among ``deals`` that need no run: proved (won or unwinnable) by this solver
-        version, or left ``unknown`` by it with a budget of the same kind at least as large."""
+        """The deals among ``deals`` that need no run: proved (won or unwinnable) by this
+        engine's solver version, or left ``unknown`` by it with a budget of the same kind at
+        least as large."""
         wanted = set(deals)
         rows = self.connection.execute(
-            "SELECT deal FROM results WHERE game = ? AND options = ? AND solver = ? AND "
-            "(result != 'unknown' OR (budget_kind = ? AND budget >= ?))",
-            (game, options, solver, budget.kind, budget.amount),
+            "SELECT deal FROM results WHERE game = ? AND options = ? AND engine = ? AND "
+            "solver = ? AND (result != 'unknown' OR (budget_kind = ? AND budget >= ?))",
+            (game, options, engine, solver, budget.kind, budget.amount),
         )
         return {deal for (deal,) in rows if deal in wanted}
 
@@ -292,14 +381,17 @@ class StudyDB:
         budget: Budget,
         solver: int,
         results: Sequence[DealResult],
+        *,
+        engine: str,
     ) -> None:
-        """Store one chunk's results in one transaction (all rows or none)."""
+        """Store one chunk's results, made by ``engine``'s solver version ``solver``, in one
+        transaction (all rows or none)."""
         now = time.time()
         with self.connection:
             self.connection.executemany(
                 "INSERT OR REPLACE INTO results (game, options, deal, budget_kind, budget, "
-                "solver, result, seconds, nodes, length, solved_at, cpu_seconds) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "engine, solver, result, seconds, nodes, length, solved_at, cpu_seconds) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game,
@@ -307,6 +399,7 @@ class StudyDB:
                         r.deal,
                         budget.kind,
                         budget.amount,
+                        engine,
                         solver,
                         r.result,
                         r.seconds,
@@ -330,7 +423,8 @@ class StudyDB:
             if self._cpu_column
             else _CPU_SECONDS_BEFORE
         )
-        query += f"nodes, length, {cpu} FROM results"
+        engine = "engine" if self._engine_column else "engine_of_row(game, solver)"
+        query += f"nodes, length, {cpu}, {engine} FROM results"
         clauses: list[str] = []
         values: list[object] = []
         if game is not None:
@@ -341,16 +435,17 @@ class StudyDB:
             values.append(options)
         if clauses:
             query += " WHERE " + " AND ".join(clauses)
-        query += " ORDER BY game, options, deal, solver, budget_kind, budget"
+        query += " ORDER BY game, options, deal, 12, solver, budget_kind, budget"
         return [
-            ResultRow(g, o, d, Budget(kind, amount), s, r, sec, n, length, cpu)
-            for g, o, d, kind, amount, s, r, sec, n, length, cpu in self.connection.execute(
-                query, values
+            ResultRow(g, o, d, Budget(kind, amount), s, r, sec, n, length, cpu, engine)
+            for g, o, d, kind, amount, s, r, sec, n, length, cpu, engine in (
+                self.connection.execute(query, values)
             )
         ]
 
     def won_deals(self, game: str, options: str) -> list[int]:
-        """The deals proved winnable (by any solver version: every win was replayed)."""
+        """The deals proved winnable (by any engine and solver version: every win was
+        replayed)."""
         rows = self.connection.execute(
             "SELECT DISTINCT deal FROM results WHERE game = ? AND options = ? AND result = 'won' "
             "ORDER BY deal",

@@ -1,5 +1,7 @@
-"""Summing up studies: per game, options and solver version, how many deals are won,
-unwinnable and unknown, the win rate's interval, the CPU time spent and how it was spread.
+"""Summing up studies: per game, options, engine and solver version, how many deals are won,
+unwinnable and unknown, the win rate's interval, the CPU time spent and how it was spread; and
+per game and options, whether the rows ever contradict each other (a deal won by one run and
+proved unwinnable by another would be a solver bug) and how often the two engines agree.
 
 A deal counts once, by its best row: a proof (``won`` or ``unwinnable``) if one was stored,
 else its ``unknown`` with the largest budget. The win rate's 95% interval counts the unknown
@@ -23,7 +25,17 @@ from ..solve.search import Verdict
 from ..stats import Interval
 from .db import ResultRow
 
-__all__ = ["TIME_MARKS", "GroupReport", "percentile", "plot_resolved", "summarise"]
+__all__ = [
+    "TIME_MARKS",
+    "Agreement",
+    "GroupReport",
+    "agreements",
+    "percentile",
+    "plot_resolved",
+    "plot_win_rates",
+    "study_title",
+    "summarise",
+]
 
 #: Seconds at which the report says what fraction of the deals was resolved.
 TIME_MARKS = (0.1, 1.0, 10.0, 60.0)
@@ -40,10 +52,11 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 @dataclass(frozen=True)
 class GroupReport:
-    """The summary of one game, options and solver version."""
+    """The summary of one game, options, engine and solver version."""
 
     game: str
     options: dict[str, Any]
+    engine: str
     solver: int
     won: int
     unwinnable: int
@@ -80,16 +93,9 @@ class GroupReport:
             return 0.0
         return sum(1 for s in self.resolve_seconds if s <= seconds) / self.deals
 
-    def options_text(self) -> str:
-        """``key=value,...`` in the game's order (sorted if the game no longer takes them)."""
-        try:
-            return get_rules(self.game, self.options).options_text()
-        except ValueError:
-            return ",".join(f"{k}={_value_text(v)}" for k, v in sorted(self.options.items()))
-
     def title(self) -> str:
         """The game and its options, as a person reads them."""
-        return f"{self.game} {self.options_text()}".strip()
+        return study_title(self.game, self.options)
 
     def cpu_text(self) -> str:
         """``CPU 0.586 h``, saying when some of it is wall-clock time of older runs."""
@@ -101,11 +107,13 @@ class GroupReport:
 
     def label(self) -> str:
         """The game and options, solver version and budgets, as one line (no double spaces)."""
-        return f"{self.title()}, solver {self.solver}, {', '.join(self.budgets)}"
+        return f"{self.title()}, {self.engine} solver {self.solver}, {', '.join(self.budgets)}"
 
     def heading(self) -> str:
-        """``klondike draw=3 (solver 2; budgets: 10 s)``: the report's heading of the group."""
-        return f"{self.title()} (solver {self.solver}; budgets: {', '.join(self.budgets)})"
+        """``klondike draw=3 (core solver 4; budgets: 10 s)``: the report's heading of the
+        group."""
+        budgets = ", ".join(self.budgets)
+        return f"{self.title()} ({self.engine} solver {self.solver}; budgets: {budgets})"
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON (docs/studies.md lists the fields)."""
@@ -113,6 +121,7 @@ class GroupReport:
         return {
             "game": self.game,
             "options": self.options,
+            "engine": self.engine,
             "solver": self.solver,
             "deals": self.deals,
             "won": self.won,
@@ -139,6 +148,16 @@ class GroupReport:
         }
 
 
+def study_title(game: str, options: dict[str, Any]) -> str:
+    """``klondike draw=3,...``: the game and its options in the game's order (sorted if the
+    game no longer takes them)."""
+    try:
+        text = get_rules(game, options).options_text()
+    except ValueError:
+        text = ",".join(f"{k}={_value_text(v)}" for k, v in sorted(options.items()))
+    return f"{game} {text}".strip()
+
+
 def _value_text(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -149,17 +168,13 @@ _RANK: dict[str, int] = {Verdict.WON: 0, Verdict.UNWINNABLE: 0, Verdict.UNKNOWN:
 
 
 def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
-    """One :class:`GroupReport` per (game, options, solver version), in that order."""
-    groups: dict[tuple[str, str, int], list[ResultRow]] = {}
+    """One :class:`GroupReport` per (game, options, engine, solver version), in that order."""
+    groups: dict[tuple[str, str, str, int], list[ResultRow]] = {}
     for row in rows:
-        groups.setdefault((row.game, row.options, row.solver), []).append(row)
+        groups.setdefault((row.game, row.options, row.engine, row.solver), []).append(row)
     reports = []
-    for (game, options, solver), members in sorted(groups.items()):
-        best: dict[int, ResultRow] = {}
-        for row in members:
-            old = best.get(row.deal)
-            if old is None or _better(row, old):
-                best[row.deal] = row
+    for (game, options, engine, solver), members in sorted(groups.items()):
+        best = _best_rows(members)
         counts = dict.fromkeys(map(str, Verdict), 0)
         for row in best.values():
             counts[row.result] += 1
@@ -167,6 +182,7 @@ def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
             GroupReport(
                 game=game,
                 options=json.loads(options),
+                engine=engine,
                 solver=solver,
                 won=counts["won"],
                 unwinnable=counts["unwinnable"],
@@ -185,6 +201,16 @@ def summarise(rows: Sequence[ResultRow]) -> list[GroupReport]:
     return reports
 
 
+def _best_rows(rows: Sequence[ResultRow]) -> dict[int, ResultRow]:
+    """Per deal, the row that says most about it (:func:`_better`)."""
+    best: dict[int, ResultRow] = {}
+    for row in rows:
+        old = best.get(row.deal)
+        if old is None or _better(row, old):
+            best[row.deal] = row
+    return best
+
+
 def _better(row: ResultRow, old: ResultRow) -> bool:
     """Whether ``row`` says more about its deal than ``old``: a proof beats an unknown; among
     unknowns, the larger budget (seconds and nodes compared by the seconds spent)."""
@@ -195,6 +221,93 @@ def _better(row: ResultRow, old: ResultRow) -> bool:
     if row.budget.kind == old.budget.kind:
         return row.budget.amount > old.budget.amount
     return row.seconds > old.seconds
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Whether the runs of one game and options agree: every deal resolved by both engines,
+    and every deal that some run won and another proved unwinnable (a solver bug if any)."""
+
+    game: str
+    options: dict[str, Any]
+    #: Deals resolved (won or proved unwinnable) by the core and by the Python adapter.
+    compared: int
+    #: Deals won by one run and proved unwinnable by another (any engines and versions).
+    contradictions: tuple[int, ...]
+
+    def text(self) -> str:
+        """One line: ``klondike draw=3,...: ...``."""
+        title = study_title(self.game, self.options)
+        both = (
+            f"both engines resolved {self.compared} deals"
+            if self.compared
+            else "no deal resolved by both engines"
+        )
+        if not self.contradictions:
+            return f"{title}: {both}; no deal won in one run and proved unwinnable in another"
+        deals = ", ".join(map(str, self.contradictions))
+        return f"{title}: {both}; CONTRADICTED (won and proved unwinnable): deals {deals}"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"game", "options", "compared", "contradictions"}``."""
+        return {
+            "game": self.game,
+            "options": self.options,
+            "compared": self.compared,
+            "contradictions": list(self.contradictions),
+        }
+
+
+def agreements(rows: Sequence[ResultRow]) -> list[Agreement]:
+    """One :class:`Agreement` per (game, options) of ``rows``, in that order."""
+    groups: dict[tuple[str, str], list[ResultRow]] = {}
+    for row in rows:
+        groups.setdefault((row.game, row.options), []).append(row)
+    found = []
+    for (game, options), members in sorted(groups.items()):
+        verdicts: dict[int, set[str]] = {}
+        resolved_by: dict[str, set[int]] = {"core": set(), "python": set()}
+        for row in members:
+            if row.result != Verdict.UNKNOWN:
+                verdicts.setdefault(row.deal, set()).add(row.result)
+                resolved_by.setdefault(row.engine, set()).add(row.deal)
+        found.append(
+            Agreement(
+                game=game,
+                options=json.loads(options),
+                compared=len(resolved_by["core"] & resolved_by["python"]),
+                contradictions=tuple(
+                    sorted(deal for deal, seen in verdicts.items() if len(seen) > 1)
+                ),
+            )
+        )
+    return found
+
+
+def plot_win_rates(reports: Sequence[GroupReport], path: Path) -> None:
+    """Write a PNG to ``path``: per group, its win rate's 95% interval (unknown deals counted
+    both ways) as a bar, with the won fraction marked. Needs matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = [report for report in reports if report.deals]
+    figure, axes = plt.subplots(figsize=(9, 0.45 * len(shown) + 1.6))
+    for index, report in enumerate(shown):
+        axes.plot([report.low * 100, report.high * 100], [index, index], linewidth=6, alpha=0.5)
+        axes.plot([report.won / report.deals * 100], [index], marker="|", markersize=14, color="k")
+    axes.set_yticks(
+        range(len(shown)),
+        [f"{r.title()} ({r.engine} {r.solver}, n={r.deals})" for r in shown],
+        fontsize="small",
+    )
+    axes.invert_yaxis()
+    axes.set_xlabel("win rate, % (bar: 95% interval with unknown deals lost / won; mark: won)")
+    axes.set_xlim(0, 100)
+    axes.grid(True, axis="x", alpha=0.3)
+    figure.savefig(path, dpi=100, format="png", bbox_inches="tight")
+    plt.close(figure)
 
 
 def plot_resolved(reports: Sequence[GroupReport], path: Path) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from ..engine import Game, Rules
 from ..games import get_rules
 from ..options import OptionValue
-from ..solve import Verdict, solve, solver_version
+from ..solve import Verdict, default_engine, solve, solver_version
 from .db import Budget, DealResult, StudyDB, options_key
 
 __all__ = [
@@ -573,8 +573,9 @@ def run_study(
     on_start: Callable[[RunSummary], None] | None = None,
     on_chunk: Callable[[RunSummary, Sequence[DealResult]], None] | None = None,
 ) -> RunSummary:
-    """Solve every deal of ``deals`` not already stored for this game, options, budget and
-    solver version, storing each chunk as it finishes; return what was done.
+    """Solve every deal of ``deals`` not already stored for this game, options, budget, engine
+    (None: the game's default) and solver version, storing each chunk as it finishes; return
+    what was done.
 
     ``on_start`` is called once the work is known, ``on_chunk`` after each chunk is stored
     (progress). An exception or interrupt stops the workers; every chunk stored stays stored.
@@ -582,8 +583,10 @@ def run_study(
     if rules.players != 1:
         raise ValueError(f"{rules.name} is not a one-player game: the solver plays patience only")
     options = options_key(rules.options)
+    engine = engine or default_engine(rules.name)
+    solver = solver_version(rules.name, engine)
     wanted = list(dict.fromkeys(deals))
-    done = db.done_deals(rules.name, options, budget, solver_version(rules.name, engine), wanted)
+    done = db.done_deals(rules.name, options, budget, solver, wanted, engine=engine)
     todo = [deal for deal in wanted if deal not in done]
     summary = RunSummary(skipped=len(wanted) - len(todo), todo=len(todo))
     if on_start is not None:
@@ -609,7 +612,7 @@ def run_study(
     )
     with closing(backend.run(tasks, in_flight=2 * workers)) as finished:
         for _task, results in finished:
-            db.write_chunk(rules.name, options, budget, solver_version(rules.name, engine), results)
+            db.write_chunk(rules.name, options, budget, solver, results, engine=engine)
             summary.add(results)
             if on_chunk is not None:
                 on_chunk(summary, results)

@@ -23,12 +23,30 @@ function boardRoom(svg) {
 }
 
 /**
+ * The engine's reason for an outcome, the seats it names named as the page names them (by
+ * their players; a number, from 1, only where there is no name): from the outcome's
+ * `reason_template` and `reason_seats` (Outcome.naming), never by reading the text. A reason
+ * given as text only is quoted as it is.
+ */
+export function reasonText(outcome, page) {
+  const template = outcome.reason_template;
+  const seats = outcome.reason_seats;
+  if (typeof template !== "string" || !Array.isArray(seats)) return outcome.reason ?? "";
+  return template.replace(/\{\{|\}\}|\{(\d+)\}/g, (whole, index) => {
+    if (index === undefined) return whole[0]; // "{{" and "}}" are a brace
+    const seat = seats[Number(index)];
+    return Number.isInteger(seat) ? page.seatName(seat) : whole;
+  });
+}
+
+/**
  * The end of a game in words, with the players' names: who won (or a draw), the engine's
- * reason, and the scores where the game keeps them.
+ * reason (its seats named too), and the scores where the game keeps them.
  */
 export function genericEnd(state, page) {
   const outcome = state.outcome;
-  const reason = outcome.reason ? `: ${outcome.reason}` : "";
+  const said = reasonText(outcome, page);
+  const reason = said ? `: ${said}` : "";
   const scores = outcome.scores ? ` (scores ${outcome.scores.join("-")})` : "";
   if (outcome.result === "won" && outcome.winner !== undefined && outcome.winner !== null) {
     return `${page.seatName(outcome.winner)} won${reason}${scores}.`;

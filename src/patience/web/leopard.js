@@ -4,6 +4,7 @@
 
 import { CARD_H, CARD_W, defs, drawCard, drawSlot, el, parseCard } from "./cards.js";
 import { h } from "./dom.js";
+import { reasonText } from "./generic.js";
 
 const GAP = 12;
 const POSITION_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9"];
@@ -49,65 +50,27 @@ export function squareValue(cells) {
 const deals = (n) => `${n} deal${n === 1 ? "" : "s"}`;
 
 /**
- * The end of a deal, held on screen until the person goes on (a pause of the page, not of the
- * rules: the table plays on meanwhile). When `state` ends a deal that `previous` (the state just
- * before its move) was in, the deal's final position as this seat saw it: `previous`'s view with
- * the last move laid on it, the deal's points, and no legal move. Null otherwise (and when the
- * match is over: its view keeps the last deal's squares, every face-down card shown).
+ * The end of a deal while the server holds the table there (the state's `hold`, until every
+ * person at the table goes on): the deal's last position as this seat saw it (`hold.view`:
+ * the squares as scored, the face-down cards of others still hidden), no move to make, and the
+ * deal's points in words for the box that holds it: "Deal 1 is over: Ann 3 points, Bob 5 points
+ * (Bob declared)."
  */
-export function leopardPause(previous, state) {
-  if (!previous || previous.game !== "leopard" || state.game !== "leopard") return null;
-  const before = previous.view;
-  const after = state.view;
-  if (!before || !after || after.history.length <= before.history.length) return null;
-  if (state.outcome.result !== "ongoing") return null;
-  const exact = state.seq === previous.seq + 1;
-  const squares = before.squares.map((square) => square.map((cell) => [...cell]));
-  const hands = before.hands.map((hand) => (hand ? [...hand] : hand));
-  const discards = [...before.piles.discards.up];
-  const last = state.last;
-  if (exact && last) {
-    const move = last.move;
-    const mine = hands[last.seat];
-    if (mine && move.card) mine.splice(mine.indexOf(move.card), 1);
-    if (move.action === "play") {
-      const faceDown = move.card === null || /^[JQ]/.test(move.card);
-      squares[move.square][move.position - 1].push(faceDown
-        ? { down: move.card, by: last.seat } : move.card);
-    } else if (move.action === "discard" && move.card) {
-      discards.push(move.card);
-    }
-  }
-  const deal = after.history.length;
-  return {
-    ...previous,
-    turn: null,
-    last,
-    view: {
-      ...before, squares, hands, legal_moves: [], phase: "deal-end",
-      piles: { ...before.piles, discards: { ...before.piles.discards, up: discards } },
-      history: after.history, totals: after.totals, declarers: after.declarers,
-    },
-    dealEnd: { deal, points: after.history[deal - 1], declarer: after.declarers[deal - 1],
-      exact },
-  };
-}
-
-// The box that holds the end of a deal on screen: its points, and the button to go on.
-function dealEndBox(state, page) {
-  const { deal, points, declarer, exact } = state.dealEnd;
-  const view = state.view;
-  const words = points.map((p, side) => `${sideName(view, page, side)} ${p} point${p === 1 ? "" : "s"}`)
+export function leopardHold(state, page) {
+  const ended = state.hold.view;
+  const deal = ended.history.length;
+  const points = ended.history[deal - 1];
+  const declarer = ended.declarers[deal - 1];
+  const words = points.map((p, side) => `${sideName(ended, page, side)} ${p} point${p === 1 ? "" : "s"}`)
     .join(", ");
   const declared = declarer !== null && declarer !== undefined
     ? ` (${page.seatName(declarer)} declared)` : " (nobody declared: the stock ran out)";
-  return h("div", { class: "mp-deal-end", role: "status", "data-testid": "deal-end" },
-    h("p", {}, `Deal ${deal} is over: ${words}${declared}. ` + (exact
-      ? "The squares stay as they ended until you go on."
-      // States were missed (a slow connection): the squares are as this page last saw them.
-      : "The squares are as this page last saw them, before the deal's last moves.")),
-    h("button", { type: "button", "data-action": "go-on", onclick: () => page.goOn() },
-      `Go on to deal ${deal + 1}`));
+  return {
+    state: { ...state, turn: null,
+      view: { ...ended, phase: "deal-end", legal_moves: [], outcome: state.view.outcome } },
+    words: `Deal ${deal} is over: ${words}${declared}.`,
+    label: `Go on to deal ${deal + 1}`,
+  };
 }
 
 /**
@@ -134,7 +97,7 @@ export function leopardEnd(state, page) {
     if (totals.length === 2) return `The match is drawn ${totals[0]}-${totals[1]} ${after}.`;
     return `The match is drawn ${after}: ${named()}.`;
   }
-  return outcome.reason ?? outcome.result;
+  return reasonText(outcome, page) || outcome.result;
 }
 
 // What the page says about the turn, for the seat that is to act, the one that waits for an
@@ -351,7 +314,7 @@ export function renderLeopard(container, state, page) {
       : "none");
   const handColumn = h("div", { class: "mp-hand-col" }, hand, discardLine);
   const table = h("div", { class: "mp-table" }, handColumn, squares);
-  container.replaceChildren(...[info, state.dealEnd ? dealEndBox(state, page) : null, question,
+  container.replaceChildren(...[info, question,
     h("div", { class: "mp-turn" }, h("div", { class: "actions" }, buttons), help), table,
     scores(view, page)].filter(Boolean));
   fitLeopard(table, handColumn, handSvg, view.hands[me]?.length ?? 0, squares);

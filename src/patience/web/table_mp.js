@@ -5,7 +5,7 @@
 
 import { doubleSolitaireEnd, renderDoubleSolitaire } from "./double_solitaire.js";
 import { genericEnd, renderGeneric } from "./generic.js";
-import { leopardEnd, leopardPause, renderLeopard } from "./leopard.js";
+import { leopardEnd, leopardHold, renderLeopard } from "./leopard.js";
 import { h } from "./dom.js";
 
 // The games drawn their own way; any other is drawn by generic.js (its piles and hands, its
@@ -13,9 +13,26 @@ import { h } from "./dom.js";
 const RENDERERS = { leopard: renderLeopard, "double-solitaire": renderDoubleSolitaire };
 // The end of a game in words, with the players' names.
 const ENDINGS = { leopard: leopardEnd, "double-solitaire": doubleSolitaireEnd };
-// What a page keeps on screen when a state moves on past something worth a look (Leopard: the
-// end of a deal), until the person goes on: `pause(previous, state)` gives the state to show.
-const PAUSES = { leopard: leopardPause };
+// The end of a deal the server holds the table at (the state's `hold`, docs/web.md) in each
+// game's words: `hold(state, page)` gives the state to draw (the deal's last position), what
+// to say of the deal, and the button's label. Any other game: genericHold.
+const HOLDS = { leopard: leopardHold };
+
+/** A hold in a game without words of its own: the deal's last position, and "Go on". */
+function genericHold(state) {
+  return {
+    state: { ...state, turn: null,
+      view: { ...state.hold.view, legal_moves: [], outcome: state.view.outcome } },
+    words: "The deal is over.",
+    label: "Go on",
+  };
+}
+
+// Names joined in words: "Ann", "Ann and Bob", "Ann, Bob and Cy".
+function inWords(names) {
+  return names.length <= 1 ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
 const tokenKey = (id) => `patience-seat-${id}`;
 const NAME_KEY = "patience-name";
 
@@ -239,17 +256,21 @@ class SharedTablePage {
     this.retry = 500;
     this.ui = {};
     this.selection = null;
-    // The state shown instead of the latest while the person looks at the end of a deal.
-    this.paused = null;
+    // When the hold at the end of a deal ends by itself (this page's clock), and the timer
+    // that counts the seconds down.
+    this.holdEnds = null;
+    this.holdTicker = null;
     // A card being dragged (double_solitaire.js), and whether a state came meanwhile.
     this.dragging = false;
     this.redraw = false;
   }
 
-  /** Ends the pause at the end of a deal: the table as it now stands. */
+  /** Tells the server that this seat's person has looked at the end of the deal. */
   goOn() {
-    this.paused = null;
-    this.show(this.state);
+    if (!this.state?.hold || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify({ type: "go-on", seq: this.state.seq }));
+    const button = this.ui.hold.querySelector('button[data-action="go-on"]');
+    if (button) button.disabled = true;  // until the server says who is still waited for
   }
 
   start() {
@@ -269,6 +290,8 @@ class SharedTablePage {
     ui.status = h("p", { class: "message", role: "status", "aria-live": "polite",
       "data-testid": "message" });
     ui.banner = h("div", { class: "banner", hidden: true, role: "alert", "data-testid": "banner" });
+    ui.hold = h("div", { class: "mp-deal-end", hidden: true, role: "status",
+      "data-testid": "deal-end" });
     ui.board = h("div", { class: "mp-board", "data-testid": "board" });
     ui.record = h("p", { hidden: true }, h("a", { href: `/api/shared/${this.id}/record`,
       download: "" }, "Download the record"));
@@ -278,7 +301,7 @@ class SharedTablePage {
       "aria-label": "how to play", tabindex: "-1" });
     this.root.replaceChildren(ui.title,
       h("div", { class: "toolbar" }, ui.link, ui.copy, ui.rulesButton), ui.rules,
-      ui.facts, ui.seats, ui.join, ui.status, ui.banner, ui.board, ui.record);
+      ui.facts, ui.seats, ui.join, ui.status, ui.banner, ui.hold, ui.board, ui.record);
     this.root.classList.add("mp-page");
     // The boards suit the room the window gives them: draw again when that changes.
     let resizing = null;
@@ -340,7 +363,12 @@ class SharedTablePage {
     }
     if (message.type === "error") {
       if (message.status === 403 && this.seat === null) localStorage.removeItem(tokenKey(this.id));
-      this.say(message.error, true);
+      // A go-on that crossed the hold's end on the way: nothing to say, the table goes on.
+      if (message.reason?.kind === "not_held") {
+        if (message.state) this.show(message.state);
+        return;
+      }
+      this.say(this.errorText(message), true);
       if (message.state) this.show(message.state);
       return;
     }
@@ -348,6 +376,23 @@ class SharedTablePage {
     if (message.type === "state" && !(this.state && message.seq < this.state.seq)) {
       this.show(message);
     }
+  }
+
+  /**
+   * A refusal in words. Where the server says which seat it is about (`reason`), the seat is
+   * named as everywhere on the page, by its player or counting from 1: the server's own text
+   * numbers seats from 0, as its API does.
+   */
+  errorText(message) {
+    const reason = message.reason ?? {};
+    if (reason.kind === "not_your_turn" && Number.isInteger(reason.turn) && this.state) {
+      return `It is not your turn: ${this.seatName(reason.turn)} plays.`;
+    }
+    if (reason.kind === "seat_taken" && Number.isInteger(reason.seat)) {
+      return `Seat ${reason.seat + 1} is taken: choose another.`;
+    }
+    if (reason.kind === "hold") return "The table waits for everyone to go on.";
+    return message.error;
   }
 
   send(move) {
@@ -376,18 +421,17 @@ class SharedTablePage {
   }
 
   show(latest) {
-    const previous = this.state;
     this.state = latest;
     if (latest.seat !== null && latest.seat !== undefined) this.seat = latest.seat;
-    if (!this.paused && previous && previous !== latest) {
-      this.paused = PAUSES[latest.game]?.(previous, latest) ?? null;
-    }
     // A drag in progress (double_solitaire.js) is not redrawn under the pointer: the table
     // is drawn as it now stands when the cards are let go.
     this.redraw = Boolean(this.dragging);
     if (this.dragging) return;
-    // Moves are chosen from the latest state (its seq) but none is offered while paused.
-    const state = this.paused ?? latest;
+    // Held at the end of a deal (the server's hold): the deal's last position is drawn, with
+    // no move offered, until everybody has gone on.
+    const held = latest.hold ? (HOLDS[latest.game] ?? genericHold)(latest, this) : null;
+    this.drawHold(latest.hold, held);
+    const state = held?.state ?? latest;
     const ui = this.ui;
     // The heading reads as words ("Leopard · 4 players · 8 deals a match"); the options' keys
     // (players=4,deals=8,...) stay in the tooltip, for whoever creates tables through the API.
@@ -423,6 +467,48 @@ class SharedTablePage {
     }
     ui.record.hidden = !over;
     (RENDERERS[state.game] ?? renderGeneric)(ui.board, state, this);
+  }
+
+  /**
+   * The box of a hold: what the deal came to, whom the table waits for (by name), the seconds
+   * left before it goes on by itself, and Go on for a person it waits for.
+   */
+  drawHold(hold, held) {
+    const ui = this.ui;
+    clearInterval(this.holdTicker);
+    this.holdTicker = null;
+    ui.hold.hidden = !hold;
+    if (!hold) {
+      ui.hold.replaceChildren();
+      this.holdEnds = null;
+      return;
+    }
+    const waiting = hold.waiting;
+    const mine = this.seat !== null && waiting.includes(this.seat);
+    const others = waiting.filter((seat) => seat !== this.seat).map((seat) => this.seatName(seat));
+    let who;
+    if (mine) {
+      who = others.length ? `The table waits for you and ${inWords(others)} to go on.`
+        : "The table waits for you to go on.";
+    } else if (others.length) {
+      who = `${this.seat !== null && hold.gone_on.includes(this.seat) ? "You went on. " : ""}` +
+        `Waiting for ${inWords(others)} to go on.`;
+    } else {
+      who = "Play goes on.";
+    }
+    this.holdEnds = Date.now() + hold.seconds * 1000;
+    const left = h("span", { class: "mp-hold-left", "data-testid": "hold-left" });
+    const tick = () => {
+      const seconds = Math.max(0, Math.ceil((this.holdEnds - Date.now()) / 1000));
+      left.textContent = ` The table goes on by itself in ${seconds} s at most.`;
+    };
+    tick();
+    this.holdTicker = setInterval(tick, 1000);
+    ui.hold.dataset.waiting = waiting.join(" ");
+    ui.hold.replaceChildren(h("p", {}, held.words),
+      h("p", { "data-testid": "hold-waiting" }, who, left),
+      mine ? h("button", { type: "button", "data-action": "go-on", onclick: () => this.goOn() },
+        held.label) : null);
   }
 
   drawJoin() {

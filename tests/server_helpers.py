@@ -1,0 +1,36 @@
+"""Stand-ins for the server's hooks that run in its worker processes: they are pickled to the
+worker, which imports this module by name (``tests/`` is on the path pytest gives the fork
+server; a test module's own functions would drag the test module and its imports along)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+#: The deal a stand-in picker's search "finds", and the deal it gives when none is asked for.
+FOUND_DEAL = 4242
+RANDOM_DEAL = 11
+
+
+class HoldingPicker:
+    """A deal picker whose search for a winnable deal holds the interpreter lock the whole time
+    it runs: one C call (``sum`` over a long range) that never lets it go, as the worst search
+    would. It writes ``searching`` in ``marks`` once it is about to start and ``searched`` once
+    done, so a test can tell whether something was answered meanwhile. With ``die`` set, the
+    search ends its process instead (as if it were killed, or ran out of memory)."""
+
+    def __init__(self, marks: Path, size: int = 10**8) -> None:
+        self.marks = marks
+        self.size = size
+        self.die = False
+
+    def __call__(self, rules: Any, winnable: bool) -> int:
+        if not winnable:
+            return RANDOM_DEAL
+        if self.die:
+            os._exit(1)
+        (self.marks / "searching").write_text(str(os.getpid()))
+        total = sum(range(self.size))
+        (self.marks / "searched").write_text(str(total))
+        return FOUND_DEAL
