@@ -130,6 +130,9 @@ def test_a_random_deal_is_shown(client: TestClient) -> None:
         ({"game": "klondike", "deal": "seven"}, "deal"),
         ({"game": "klondike", "deal": True}, "whole number"),
         ({"game": "klondike", "winnable": True}, "solver"),
+        ({"game": "klondike", "winnable": True, "grade": "trivial"}, "one of easy, medium, hard"),
+        ({"game": "klondike", "winnable": True, "grade": 1}, "'grade' is one of easy, medium"),
+        ({"game": "klondike", "grade": "easy"}, "with winnable deals only"),
         ({"game": 5}, "'game' must be a game name"),
         ([1, 2], "send"),
     ],
@@ -788,6 +791,63 @@ def test_winnable_deals_come_from_the_deal_picker(db_path: Path) -> None:
         both = client.post("/api/tables", json={"game": "spider", "deal": 3, "winnable": True})
         assert both.status_code == 400
         assert "not both" in both.json()["error"]
+
+
+def test_a_grade_of_winnable_deals_is_dealt_from_the_graded_list(tmp_path: Path) -> None:
+    """The picker in a worker process (as served) deals a grade's deal; a grade the options'
+    list does not have, or a grade asked of a plain callable picker, is refused (400) plainly,
+    and no table is made."""
+    from patience.games import get_rules
+    from patience.study.winnable import WinnableDealPicker
+
+    folder = tmp_path / "winnable"
+    folder.mkdir()
+    default = dict(get_rules("klondike").options)
+    draw1 = dict(get_rules("klondike", {"draw": 1}).options)
+    graded = {"easy": [1, 2], "medium": [3, 4], "hard": [5, 6]}
+    lists = [
+        {"options": default, "deals": [1, 2, 3, 4, 5, 6], "grades": graded},
+        {"options": draw1, "deals": [7, 8]},
+    ]
+    (folder / "klondike.json").write_text(json.dumps({"game": "klondike", "lists": lists}))
+    picker = WinnableDealPicker(folder=folder, seconds_per_deal=0.01, total_seconds=0.02)
+    with TestClient(create_app(tmp_path / "db.sqlite3", deal_picker=picker)) as client:
+        assert client.app.state.service.pools["search"].limits.processes  # type: ignore[attr-defined]
+        games = {entry["name"]: entry["winnable"] for entry in client.get("/api/games").json()}
+        assert {"options": default, "deals": 6, "grades": {"easy": 2, "medium": 2, "hard": 2}} in (
+            games["klondike"]["lists"]
+        )
+        for grade, deals in graded.items():
+            body = {"game": "klondike", "winnable": True, "grade": grade}
+            made = client.post("/api/tables", json=body)
+            assert made.status_code == 201, made.text
+            assert made.json()["deal"] in deals
+            again = client.post(f"/api/tables/{made.json()['table']}/new", json=body)
+            assert again.status_code == 201, again.text
+            assert again.json()["deal"] in deals
+        tables = len(client.get("/api/tables").json())
+        ungraded = {"game": "klondike", "options": {"draw": 1}, "winnable": True, "grade": "hard"}
+        refused = client.post("/api/tables", json=ungraded)
+        assert refused.status_code == 400
+        assert "has no grades" in refused.json()["error"]
+        unlisted = {**ungraded, "options": {"passes": 1}}
+        refused = client.post("/api/tables", json=unlisted)
+        assert refused.status_code == 400
+        assert "searched for on demand, which has no grades" in refused.json()["error"]
+        assert len(client.get("/api/tables").json()) == tables
+    # A plain callable picker is never asked for a grade.
+    with TestClient(
+        create_app(
+            tmp_path / "db2.sqlite3",
+            deal_picker=lambda rules, winnable: 4242,
+            worker_processes=False,
+        )
+    ) as client:
+        body = {"game": "klondike", "winnable": True}
+        assert client.post("/api/tables", json=body).json()["deal"] == 4242
+        refused = client.post("/api/tables", json={**body, "grade": "easy"})
+        assert refused.status_code == 400
+        assert "has no grades of winnable deals" in refused.json()["error"]
 
 
 def test_winnable_deals_are_refused_clearly_without_a_picker(client: TestClient) -> None:

@@ -595,7 +595,7 @@ def test_the_games_settings_are_remembered_for_the_player_across_browsers(
     browsers: tuple[TestClient, TestClient],
 ) -> None:
     first, second = browsers
-    choice = {"options": {"draw": "1"}, "winnable": True, "scoring": "vegas"}
+    choice = {"options": {"draw": "1"}, "winnable": True, "scoring": "vegas", "grade": "easy"}
     saved = first.post("/api/player", json={"choices": {"klondike": choice}})
     assert saved.status_code == 200, saved.text
     spider = {"options": {"suits": 2}, "winnable": False, "scoring": None}
@@ -615,7 +615,9 @@ def test_the_games_settings_are_remembered_for_the_player_across_browsers(
         ([], "'choices' is an object"),
         ({"leopard": {}}, "not a one-player game"),
         ({"klondike": {"options": {"draw": "7"}}}, "'choices'.klondike.options: "),
-        ({"klondike": {"colour": "red"}}, "'options', 'winnable' and 'scoring'"),
+        ({"klondike": {"colour": "red"}}, "'options', 'winnable', 'scoring' and 'grade'"),
+        ({"klondike": {"grade": "trivial"}}, "grade is one of easy, medium, hard, or null"),
+        ({"klondike": {"grade": ["easy"]}}, "grade is one of easy, medium, hard, or null"),
         ({"klondike": {"winnable": "yes"}}, "winnable is true or false"),
         ({"klondike": {"scoring": "<script>"}}, "scoring is a short word"),
     ],

@@ -405,6 +405,77 @@ def test_rule_10_makes_a_space_only_for_a_king() -> None:
     assert "t1-t2" in first_moves(game, True)
 
 
+def deadlocked(game: Game) -> bool:
+    adapter = KlondikeAdapter(game.rules)  # type: ignore[arg-type]
+    return adapter.deadlocked(adapter.node(game.state))  # type: ignore[arg-type]
+
+
+def test_rule_12_finds_cards_that_wait_for_each_other() -> None:
+    # 5h can go only onto 6c (under it) or 6s, or to its foundation after 4h; 6s and 4h lie
+    # under 9d in t2. 9d can go only onto 10c or 10s (under 5h), or to its foundation after
+    # 8d (under 5h too). Neither can move first: the position is lost.
+    tableau = [(["8d", "Tc", "Ts", "6c"], ["5h"]), (["6s", "4h"], ["9d"])]
+    for engine in ("core", "python"):
+        for from_foundation in (True, False):
+            game = position([5, 7, 3, 5], tableau, draw=3, from_foundation=from_foundation)
+            assert deadlocked(game)
+            assert first_moves(game, True) == []
+            assert first_moves(game, False)  # the stock has cards to play
+            found = solve(game, nodes=1_000, engine=engine)
+            assert (found.result, found.nodes) == ("unwinnable", 1)
+    # With 10s in the stock, 9d may go onto it, then 5h onto 6s: no dead-lock.
+    tableau = [(["8d", "Tc", "6c"], ["5h"]), (["6s", "4h"], ["9d"])]
+    assert not deadlocked(position([5, 7, 3, 5], tableau, draw=3))
+
+
+def test_rule_12_settles_a_deal_the_unpruned_search_proves_lost() -> None:
+    game = patience.new("klondike", deal=167)
+    assert deadlocked(game)
+    assert solve(game, nodes=10, engine="core").result == "unwinnable"
+    assert solve(game, nodes=10, engine="python").result == "unwinnable"
+    # The search without dominance (no rule 12) proves it too, in about a million nodes.
+    plain = solve(game, nodes=3_000_000, dominance=False, engine="core")
+    assert plain.result == "unwinnable"
+    assert plain.nodes > 100_000
+
+
+@pytest.mark.parametrize("from_foundation", [True, False])
+def test_rule_12_fires_only_on_lost_positions(from_foundation: bool) -> None:
+    fired = 0
+    for seed in range(40):
+        for game in (
+            built_runs(seed, 20, draw=3, from_foundation=from_foundation),
+            endgame(seed, 10, draw=3, from_foundation=from_foundation),
+        ):
+            if deadlocked(game):
+                fired += 1
+                plain = solve(game, nodes=200_000, dominance=False)
+                assert plain.result == "unwinnable", seed
+    assert fired >= (1 if from_foundation else 10)
+
+
+def test_with_cards_back_from_the_foundations_no_step_makes_a_dead_lock() -> None:
+    # Why rule 12 is tested at the root only then: along random walks of the adapter's steps,
+    # a position that is not dead-locked never has a dead-locked child.
+    rng = random.Random(12)
+    tested = 0
+    for deal in range(1, 41):
+        game = patience.new("klondike", deal=deal)
+        adapter = KlondikeAdapter(game.rules)  # type: ignore[arg-type]
+        node = adapter.node(game.state)  # type: ignore[arg-type]
+        if adapter.deadlocked(node):
+            continue
+        for _ in range(60):
+            children = adapter.steps(node, False)
+            if not children:
+                break
+            for _, child in children:
+                assert not adapter.deadlocked(child), deal
+                tested += 1
+            node = rng.choice(children)[1]
+    assert tested > 5_000
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_stricter_options_are_never_more_winnable(seed: int) -> None:
     def won(**options: Any) -> bool:

@@ -6,6 +6,7 @@ import json
 import math
 import multiprocessing
 import os
+import pickle
 import random
 import sqlite3
 import subprocess
@@ -38,11 +39,14 @@ from patience.study.runner import (
 )
 from patience.study.winnable import (
     REMEMBERED,
+    NoGrades,
     NoWinnableDeal,
     WinnableDealPicker,
+    list_path,
     load_lists,
     packaged_dir,
     shipped_deals,
+    winnable_info,
 )
 from study_helpers import SerialBackend, pool_workers, spider_study_command
 
@@ -478,6 +482,12 @@ def test_export_winnable_writes_the_won_deals_for_the_options(tmp_path: Path) ->
     assert "no won deal" in none.output
 
 
+def test_export_winnable_writes_into_the_packages_lists_by_default() -> None:
+    # The folder the web app reads (it was src/patience/cli/data/... once cli became a package).
+    assert list_path("klondike") == Path(str(packaged_dir())) / "klondike.json"
+    assert list_path("klondike").exists()
+
+
 def test_the_shipped_lists_are_for_one_player_games_with_valid_options() -> None:
     shipped = [entry.name for entry in packaged_dir().iterdir() if entry.name.endswith(".json")]
     assert shipped, "no winnable-deal list is shipped"
@@ -554,6 +564,78 @@ def test_a_pick_changes_nothing_and_repeats_with_its_seed(
     assert first == again == (tried[0], [tried[0]])
     assert other[0] != first[0]
     assert searcher.found == {}  # wins come back to be remembered, the picker keeps nothing
+
+
+def graded_folder(tmp_path: Path) -> Path:
+    """A folder of lists: Klondike's default options graded (easy 1-3, medium 4-6, hard 7-9),
+    draw 1 with a list but no grades, and a list for passes=1 graded with no easy deal."""
+    folder = tmp_path / "graded"
+    folder.mkdir()
+    grades = {"easy": [1, 2, 3], "medium": [4, 5, 6], "hard": [7, 8, 9]}
+    lists = [
+        {
+            "options": KLONDIKE.options,
+            "deals": list(range(1, 10)),
+            "grades": grades,
+            "graded_by": {"engine": "core", "solver": 1},
+        },
+        {"options": get_rules("klondike", {"draw": 1}).options, "deals": [20, 21]},
+        {
+            "options": get_rules("klondike", {"passes": 1}).options,
+            "deals": [30, 31],
+            "grades": {"easy": [], "medium": [30], "hard": [31]},
+        },
+    ]
+    (folder / "klondike.json").write_text(json.dumps({"game": "klondike", "lists": lists}))
+    return folder
+
+
+def test_the_picker_deals_a_grade_from_the_graded_list(tmp_path: Path) -> None:
+    folder = graded_folder(tmp_path)
+    picker = WinnableDealPicker(folder=folder, rng=random.Random(2), new_deal=partial(int, 99))
+    for grade, deals in (("easy", {1, 2, 3}), ("medium", {4, 5, 6}), ("hard", {7, 8, 9})):
+        assert {picker(KLONDIKE, True, grade) for _ in range(30)} == deals
+        picks = [picker.pick(KLONDIKE, True, seed, grade) for seed in range(10)]
+        assert all(found == [] for _, found in picks)
+        assert picker.pick(KLONDIKE, True, 4, grade) == picks[4]  # the seed repeats it
+    # No grade: any deal of the list; not winnable: at random, as before.
+    assert {picker(KLONDIKE, True) for _ in range(60)} == set(range(1, 10))
+    assert picker(KLONDIKE, False) == 99
+    assert picker.remembered(KLONDIKE) == []  # a shipped deal is no new win
+    pickle.loads(pickle.dumps(picker))  # still picklable, for the server's worker processes
+
+
+def test_a_grade_the_picker_cannot_deal_is_refused_saying_why(tmp_path: Path) -> None:
+    folder = graded_folder(tmp_path)
+    picker = WinnableDealPicker(folder=folder, seconds_per_deal=0.01, total_seconds=0.02)
+    with pytest.raises(NoGrades, match=r"of Klondike \(draw=1,.*\) has no grades"):
+        picker(get_rules("klondike", {"draw": 1}), True, "easy")
+    with pytest.raises(NoGrades, match="has no easy deal; its grades with deals: medium, hard"):
+        picker(get_rules("klondike", {"passes": 1}), True, "easy")
+    # No list ships for these options: a search on demand, which has no grades (and none is
+    # run: the refusal is at once).
+    unlisted = get_rules("klondike", {"draw": 1, "passes": 1})
+    with pytest.raises(NoGrades, match="searched for on demand, which has no grades"):
+        picker(unlisted, True, "hard")
+    with pytest.raises(ValueError, match="one of easy, medium, hard"):
+        picker(KLONDIKE, True, "trivial")
+    with pytest.raises(ValueError, match="with winnable deals only"):
+        picker(KLONDIKE, False, "easy")
+    assert picker.found == {}
+
+
+def test_winnable_info_counts_the_deals_of_each_grade(tmp_path: Path) -> None:
+    info = winnable_info("klondike", seconds=8.0, folder=graded_folder(tmp_path))
+    by_options = {json.dumps(entry["options"], sort_keys=True): entry for entry in info["lists"]}
+    default = by_options[json.dumps(dict(KLONDIKE.options), sort_keys=True)]
+    assert default == {
+        "options": dict(KLONDIKE.options),
+        "deals": 9,
+        "grades": {"easy": 3, "medium": 3, "hard": 3},
+    }
+    draw1 = by_options[json.dumps(dict(get_rules("klondike", {"draw": 1}).options), sort_keys=True)]
+    assert "grades" not in draw1
+    assert info["default_listed"] is True
 
 
 def test_the_picker_remembers_each_win_once_and_the_newest_only(tmp_path: Path) -> None:

@@ -88,6 +88,9 @@ pub struct Node {
     /// Moves made since the search's root (stock turns included): the best-first search's cost
     /// so far. Not part of any key.
     made: u16,
+    /// Made from an engine state (a search's root), not by a step: where rule 12 is tested
+    /// when cards may come back from the foundations.
+    root: bool,
 }
 
 /// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
@@ -392,6 +395,88 @@ impl Klondike {
         false
     }
 
+    /// Whether some tableau cards can never move (docs/solving.md, "Klondike", rule 12): the
+    /// largest set U of face-down and bottom face-up cards (not kings) such that every way a
+    /// card of U could first move (onto either card of the next rank in the other colour, or
+    /// to its foundation) needs a card of U to have moved before it. No card of U can be the
+    /// first of U to move, so none ever does, and the game is lost.
+    fn deadlocked(&self, node: &Node) -> bool {
+        // For each tableau card: the candidate cards (face-down or bottom face-up, not kings)
+        // of its pile at or above it (`covered`), or strictly above it (`over`).
+        let mut covered = [0u64; 52];
+        let mut over = [0u64; 52];
+        let mut in_tableau = 0u64;
+        let mut candidates = 0u64;
+        for index in 0..7 {
+            let pile = node.pile(index);
+            let last = (node.down[index] as usize).min(pile.len().saturating_sub(1));
+            let mut above = 0u64;
+            for (at, &card) in pile.iter().enumerate().rev() {
+                over[card as usize] = above;
+                if at <= last && rank(card) != KING {
+                    above |= bit(card);
+                }
+                covered[card as usize] = above;
+                in_tableau |= bit(card);
+            }
+            candidates |= above;
+        }
+        if candidates == 0 {
+            return false;
+        }
+        // Each candidate's ways out, as masks: the way is open while no card of U is in it.
+        // A way that is always open removes the card at once; u64::MAX marks a way never open.
+        let mut ways = [[0u64; 3]; 52];
+        let mut stuck = 0u64;
+        let mut rest = candidates;
+        while rest != 0 {
+            let card = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let (r, s) = (rank(card), suit(card));
+            let mut open = false;
+            for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
+                let onto = other * 13 + r; // the card of rank r + 1 in the other colour
+                if node.found[other as usize] > r {
+                    // On its foundation: it may come down again, or never (from_foundation off).
+                    if self.from_foundation {
+                        open = true;
+                    } else {
+                        ways[card as usize][way] = u64::MAX;
+                    }
+                } else if in_tableau & bit(onto) == 0 {
+                    open = true; // in the stock or waste
+                } else {
+                    ways[card as usize][way] = over[onto as usize];
+                }
+            }
+            let mut lower = 0u64;
+            for low in s * 13..card {
+                if in_tableau & bit(low) != 0 {
+                    lower |= covered[low as usize];
+                }
+            }
+            ways[card as usize][2] = lower;
+            if !open {
+                stuck |= bit(card);
+            }
+        }
+        loop {
+            let mut freed = 0u64;
+            let mut rest = stuck;
+            while rest != 0 {
+                let card = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if ways[card].iter().any(|&way| way != u64::MAX && way & stuck == 0) {
+                    freed |= 1u64 << card;
+                }
+            }
+            if freed == 0 {
+                return stuck != 0;
+            }
+            stuck &= !freed;
+        }
+    }
+
     // -- children ---------------------------------------------------------------------------
 
     /// Push `step` with a copy of `node` onto `out` (the child is made in place, one copy),
@@ -399,6 +484,7 @@ impl Klondike {
     fn child<'o>(node: &Node, step: Step, out: &'o mut Vec<Child<Self>>) -> &'o mut Node {
         let mut copy = node.clone();
         copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
+        copy.root = false;
         out.push((step, copy));
         &mut out.last_mut().expect("just pushed").1
     }
@@ -580,6 +666,11 @@ impl Adapter for Klondike {
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
         let found = &node.found;
         if dominance {
+            // A position that is not dead-locked has no dead-locked successor while cards may
+            // come back from the foundations (rule 12): testing the root is enough then.
+            if (node.root || !self.from_foundation) && self.deadlocked(node) {
+                return;
+            }
             for index in 0..7 {
                 if node.len[index] > node.down[index] {
                     let card = node.top(index).expect("a card");
@@ -829,6 +920,7 @@ impl Klondike {
             w: 0,
             redeals: 0,
             made: 0,
+            root: true,
         };
         let mut at = 0usize;
         for index in 0..7 {

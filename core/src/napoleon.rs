@@ -369,6 +369,121 @@ impl Node {
     }
 }
 
+impl Node {
+    /// True when some card off the foundations can never go up, so the node is lost
+    /// (docs/solving.md, Napoleon at St Helena, rule 5). Over-estimates, as the least fixed point
+    /// of monotone rules, which cards can ever leave their place (`leave`), be uncovered (`free`),
+    /// take a card as a column's top (`host`) or go up (`up`), and whether a column can ever be
+    /// empty (`space`); places are the columns and the stock with the waste as one sequence
+    /// (turning the stock does not move a card out of it).
+    fn dead(&self) -> bool {
+        let mut up = [false; CARDS];
+        let mut here = [false; CARDS];
+        let mut in_column = [false; CARDS];
+        for index in 0..COLUMNS {
+            if self.len(index) == 0 {
+                // A space: see below, not dead.
+                return false;
+            }
+            for &card in self.part(index) {
+                here[card as usize] = true;
+                in_column[card as usize] = true;
+            }
+        }
+        for (&value, &packs) in self.found.iter().zip(&self.packs) {
+            if value == 0 {
+                continue;
+            }
+            let suit = (value - 1) / 13;
+            for rank in 0..(value - 1) % 13 + 1 {
+                let pack = if packs & (1 << rank) != 0 { 52 } else { 0 };
+                up[(suit * 13 + rank + pack) as usize] = true;
+            }
+        }
+        let order = self.order();
+        let w = self.w as usize;
+        for &card in order {
+            here[card as usize] = true;
+        }
+        let mut free = [false; CARDS];
+        let mut leave = [false; CARDS];
+        loop {
+            let mut changed = false;
+            // Each place from its top down (the stock's cards come to the waste's top by
+            // turning, with nothing above them): a card is uncovered when every card above it
+            // in its place can leave; it can go up when it is uncovered and is an ace or a copy
+            // of the card below it in suit can go up; it can leave when it can go up or a copy
+            // of the card above it in suit can be a column's top (uncovered in a column, or
+            // moved to one). Until some column can be emptied, no card goes into a space.
+            let places = (0..=COLUMNS).map(|index| match index {
+                COLUMNS => &order[..w],
+                _ => self.part(index),
+            });
+            for (index, place) in places.enumerate() {
+                let mut above = true;
+                for &card in place.iter().rev() {
+                    let c = card as usize;
+                    if !above {
+                        break;
+                    }
+                    if !free[c] {
+                        free[c] = true;
+                        changed = true;
+                    }
+                    changed |=
+                        self.try_up_and_leave(c, &here, &in_column, &free, &mut up, &mut leave);
+                    above = leave[c];
+                }
+                if index < COLUMNS && above {
+                    // Every card of this column can leave, so a space can come. Then every
+                    // uncovered card can leave (into it), so every card is uncovered, and every
+                    // card can go up after a copy of each lower card of its suit: not dead.
+                    return false;
+                }
+            }
+            for &card in &order[w..] {
+                let c = card as usize;
+                free[c] = true;
+                changed |= self.try_up_and_leave(c, &here, &in_column, &free, &mut up, &mut leave);
+            }
+            if !changed {
+                break;
+            }
+        }
+        (0..CARDS).any(|c| here[c] && !up[c])
+    }
+
+    /// One update of the dead-end test's `up` and `leave` for the uncovered card `c`; true when
+    /// either changed.
+    #[inline]
+    fn try_up_and_leave(
+        &self,
+        c: usize,
+        here: &[bool; CARDS],
+        in_column: &[bool; CARDS],
+        free: &[bool; CARDS],
+        up: &mut [bool; CARDS],
+        leave: &mut [bool; CARDS],
+    ) -> bool {
+        let mut changed = false;
+        let f = face(c as u8);
+        let rank = f % 13;
+        if !up[c] && (rank == 0 || up[(f - 1) as usize] || up[(f - 1 + 52) as usize]) {
+            up[c] = true;
+            changed = true;
+        }
+        if !leave[c] {
+            let host = |h: usize| here[h] && free[h] && (in_column[h] || leave[h]);
+            let onto = rank != 12 && (host((f + 1) as usize) || host((f + 1 + 52) as usize));
+            if up[c] || onto {
+                leave[c] = true;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
 /// The sort key of a step (the Python adapter's order): best child first, then not lateral,
 /// then by kind, then (for column moves) the cards left in the source column, then as made.
 type Rank = (i32, bool, u8, u8, u16);
@@ -548,6 +663,10 @@ impl Adapter for Napoleon {
     }
 
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
+        if dominance && node.dead() {
+            // Lost: no steps (rule 5).
+            return;
+        }
         if dominance {
             let mut plays = Vec::new();
             let mut child = node.clone();
@@ -926,6 +1045,50 @@ mod tests {
             found.moves,
             vec![Move::cards("t1", "f4", 1), Move::act("stock"), Move::cards("waste", "f8", 1)]
         );
+    }
+
+    /// Every suit up to the four on both foundations; each king lies on the five of its suit
+    /// and pack (columns 1-8), both sevens of spades and of hearts lie under a six of their suit
+    /// (columns 9 and 10, `spades` and `hearts` bottom first), every other card in the stock.
+    fn kings_on_fives(spades: [u8; 3], hearts: [u8; 3]) -> Parts {
+        let mut piles = vec![Vec::new(); PILES.len()];
+        for index in 0..8u8 {
+            let (suit, pack) = (index % 4, (index / 4) * 52);
+            piles[F_PILE + index as usize] = (0..4).map(|rank| suit * 13 + rank + pack).collect();
+            piles[T_PILE + index as usize] = vec![suit * 13 + 4 + pack, suit * 13 + 12 + pack];
+        }
+        piles[T_PILE + 8] = spades.to_vec();
+        piles[T_PILE + 9] = hearts.to_vec();
+        let placed: Vec<u8> = piles.iter().flatten().copied().collect();
+        piles[0] = (0..CARDS as u8).filter(|card| !placed.contains(card)).collect();
+        let mut down = vec![0; PILES.len()];
+        down[0] = piles[0].len() as u32;
+        Parts { piles, down, extra: Vec::new() }
+    }
+
+    #[test]
+    fn a_card_that_can_never_go_up_is_a_dead_end() {
+        // No column can ever be emptied: a king has nowhere to go but up, which needs a five of
+        // its suit from under a king; the sixes of columns 9 and 10 need a seven of their suit,
+        // both under them, or a five. So the fives never go up (rule 5).
+        let game = Napoleon;
+        let node = game.from_parts(&kings_on_fives([6, 58, 5], [19, 71, 18])).unwrap();
+        assert!(node.dead());
+        let mut steps = Vec::new();
+        game.steps(&node, true, &mut steps);
+        assert!(steps.is_empty());
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1000, cpu_time: false };
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!((found.verdict, found.nodes), (Verdict::Unwinnable, 1));
+        // Without dominance the test is off.
+        game.steps(&node, false, &mut steps);
+        assert!(!steps.is_empty());
+        // A seven of spades on top of the six: it goes onto the eight of spades once that is
+        // played onto the nine, ... onto a king; the six follows onto it, column 9 empties, and
+        // a space frees everything: not dead.
+        let node = game.from_parts(&kings_on_fives([6, 5, 58], [19, 71, 18])).unwrap();
+        assert!(!node.dead());
+        assert!(!game.from_parts(&almost_won()).unwrap().dead());
     }
 
     #[test]

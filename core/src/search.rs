@@ -696,9 +696,6 @@ struct Linked<A: Adapter> {
     step: Option<A::Step>,
 }
 
-/// A child of the staged beam's layer not yet kept: its node, its parent and the step.
-type Pending<A> = (<A as Adapter>::Node, Rc<Linked<A>>, <A as Adapter>::Step);
-
 /// A position of the staged beam with its score and its order of reaching.
 struct Scored<A: Adapter> {
     score: f64,
@@ -760,10 +757,12 @@ pub fn staged_beam<A: Adapter>(
     if adapter.won(root) {
         return meter.result(Verdict::Won, "", Vec::new());
     }
-    let mut expansion: Vec<Child<A>> = Vec::new();
-    // A layer's new children, and their scores with their order of reaching (kept from layer
-    // to layer: their room is reused).
-    let mut children: Vec<Pending<A>> = Vec::new();
+    // A layer's new children, made in their place by `steps` and never moved unless kept
+    // (a node is not small: moving every child cost a third of the beam's time), with the
+    // index in the layer of each one's parent; their scores with their order of reaching.
+    // Their room is reused from layer to layer.
+    let mut children: Vec<Child<A>> = Vec::new();
+    let mut parents: Vec<usize> = Vec::new();
     let mut keys: Vec<(f64, usize)> = Vec::new();
     for &(width, beam, depth) in adapter.beam_tries() {
         let mut starts: Vec<Rc<Linked<A>>> =
@@ -787,22 +786,28 @@ pub fn staged_beam<A: Adapter>(
                     break;
                 }
                 children.clear();
+                parents.clear();
                 keys.clear();
-                for record in &layer {
+                for (parent, record) in layer.iter().enumerate() {
                     if let Some(why) = meter.expand() {
                         return meter.result(Verdict::Unknown, why, Vec::new());
                     }
                     let here = adapter.stage(&record.node);
-                    expansion.clear();
-                    adapter.steps(&record.node, true, &mut expansion);
-                    for (step, child) in expansion.drain(..) {
+                    // This record's children go after the kept ones of the layer so far; the
+                    // ones kept move down over the others (`kept` is where the next one goes).
+                    let first = children.len();
+                    adapter.steps(&record.node, true, &mut children);
+                    let mut kept = first;
+                    for index in first..children.len() {
+                        let child = &children[index].1;
                         // (No history, as from a deal: no path key to make.)
                         if !forbidden.is_empty()
-                            && forbidden.contains(&scratch.path(adapter, &child))
+                            && forbidden.contains(&scratch.path(adapter, child))
                         {
                             continue;
                         }
-                        if adapter.won(&child) {
+                        if adapter.won(child) {
+                            let (step, child) = children[index].clone();
                             let last = Rc::new(Linked {
                                 node: child,
                                 parent: Some(Rc::clone(record)),
@@ -815,10 +820,11 @@ pub fn staged_beam<A: Adapter>(
                             }
                             continue;
                         }
-                        let canon = scratch.canonical(adapter, &child);
-                        if adapter.stage(&child) != here {
+                        let canon = scratch.canonical(adapter, child);
+                        if adapter.stage(child) != here {
                             if entered.insert(canon) {
-                                let score = adapter.score(&child);
+                                let score = adapter.score(child);
+                                let (step, child) = children[index].clone();
                                 candidates.push(Scored {
                                     score,
                                     order: reached,
@@ -838,16 +844,21 @@ pub fn staged_beam<A: Adapter>(
                             }
                             continue;
                         }
-                        let worse = adapter.worse(&child);
+                        let worse = adapter.worse(child);
                         if let Some(&old) = seen.get(&canon) {
                             if old <= worse {
                                 continue;
                             }
                         }
                         seen.insert(canon, worse);
-                        keys.push((adapter.score(&child), children.len()));
-                        children.push((child, Rc::clone(record), step));
+                        keys.push((adapter.score(child), kept));
+                        if kept != index {
+                            children.swap(kept, index);
+                        }
+                        parents.push(parent);
+                        kept += 1;
                     }
+                    children.truncate(kept);
                 }
                 if keys.is_empty() {
                     break;
@@ -866,18 +877,15 @@ pub fn staged_beam<A: Adapter>(
                     best = keys[0].0;
                     best_level = level;
                 }
-                let mut rank = vec![usize::MAX; children.len()];
-                for (place, &(_, index)) in keys.iter().enumerate() {
-                    rank[index] = place;
-                }
-                let mut kept: Vec<Option<Rc<Linked<A>>>> = vec![None; keys.len()];
-                for (index, (node, parent, step)) in children.drain(..).enumerate() {
-                    if rank[index] != usize::MAX {
-                        kept[rank[index]] =
-                            Some(Rc::new(Linked { node, parent: Some(parent), step: Some(step) }));
-                    }
-                }
-                layer = kept.into_iter().map(|record| record.expect("a kept child")).collect();
+                // The kept ones are copied out (the others are never moved), in order.
+                layer = keys
+                    .iter()
+                    .map(|&(_, index)| {
+                        let (step, node) = children[index].clone();
+                        let parent = Rc::clone(&layer[parents[index]]);
+                        Rc::new(Linked { node, parent: Some(parent), step: Some(step) })
+                    })
+                    .collect();
             }
             sort_scored(&mut candidates);
             starts = candidates.into_iter().take(width).map(|entry| entry.record).collect();

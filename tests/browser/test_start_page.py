@@ -3,6 +3,7 @@ labels, and the page on a phone."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -537,3 +538,60 @@ def test_the_games_settings_follow_the_player_to_another_browser(
         second.close()
     finally:
         first.close()
+
+
+# Klondike's default options graded, draw 1 listed without grades (a test folder of lists); few
+# easy deals, so that a deal of any grade would rarely pass for one.
+GRADED = {"easy": [1, 2], "medium": list(range(3, 11)), "hard": list(range(11, 31))}
+
+
+@pytest.fixture(scope="module")
+def graded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    from patience.games import get_rules
+    from patience.study.winnable import WinnableDealPicker
+
+    folder = tmp_path_factory.mktemp("lists")
+    lists = [
+        {
+            "options": dict(get_rules("klondike").options),
+            "deals": list(range(1, 31)),
+            "grades": GRADED,
+        },
+        {"options": dict(get_rules("klondike", {"draw": 1}).options), "deals": [7, 8]},
+    ]
+    (folder / "klondike.json").write_text(json.dumps({"game": "klondike", "lists": lists}))
+    picker = WinnableDealPicker(folder=folder, seconds_per_deal=0.01, total_seconds=0.02)
+    live = LiveServer(tmp_path_factory.mktemp("graded") / "store.sqlite3", deal_picker=picker)
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_a_grade_is_offered_for_graded_lists_and_deals_from_it(
+    page: Any, graded_server: LiveServer
+) -> None:
+    page.goto(f"{graded_server.url}/")
+    open_settings(page, "klondike")
+    klondike = page.locator('form[data-game="klondike"]')
+    grade = klondike.get_by_label("Winnable deals of grade")
+    expect(grade).to_be_hidden()  # not without "winnable deals only"
+    klondike.locator('input[name="winnable"]').check()
+    expect(grade).to_be_visible()
+    expect(grade.locator("option")).to_have_text(
+        ["any", "easy (2 deals)", "medium (8 deals)", "hard (20 deals)"]
+    )
+    klondike.locator('select[name="draw"]').select_option("1")  # a list with no grades
+    expect(grade).to_be_hidden()
+    klondike.locator('select[name="draw"]').select_option("3")
+    expect(grade).to_be_visible()
+    grade.select_option("easy")
+    expect(klondike.locator('[data-testid="chosen"]')).to_contain_text("winnable deals only (easy)")
+    klondike.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    deal = page.locator('[data-testid="deal"]')
+    expect(deal).to_have_text(re.compile(r"^\d+$"))
+    assert int(deal.inner_text()) in GRADED["easy"]
+    # Back on the start page the grade is still chosen (remembered with the choices).
+    page.goto(f"{graded_server.url}/")
+    open_settings(page, "klondike")
+    expect(klondike.get_by_label("Winnable deals of grade")).to_have_value("easy")

@@ -39,7 +39,7 @@ from ..solve.search import Budget as SearchBudget
 from ..study import BACKENDS, Budget, DealResult, RunSummary, StudyDB, StudyDBError, options_key
 from ..study.report import agreements, plot_resolved, plot_win_rates, summarise
 from ..study.runner import BackendError, make_backend, run_study
-from ..study.winnable import ListFileError, grade_deals, write_list
+from ..study.winnable import ListFileError, grade_deals, list_path, write_list
 from .common import (
     data_dir,
     echo_json,
@@ -578,7 +578,7 @@ def export_winnable_command(
             "written; study more deals or a larger budget first"
         )
     if out_path is None:
-        out_path = Path(__file__).parent / "data" / "winnable" / f"{rules.name}.json"
+        out_path = list_path(rules.name)
     try:
         write_list(out_path, rules.name, dict(rules.options), won, studied, grading)
     except ListFileError as error:

@@ -460,6 +460,7 @@ def create_app(
                 visitor.name,
                 owner=visitor.account.id,
                 winnable=data.get("winnable") is True,
+                grade=data.get("grade"),
             ),
             client=visitor.quota,
         )
@@ -468,7 +469,9 @@ def create_app(
     async def new_deal(request: Request) -> Response:
         data = await read_json(request)
         if not isinstance(data, dict):
-            raise CommandError(400, 'send {} or {"deal": N or null, "winnable": true or false}')
+            raise CommandError(
+                400, 'send {} or {"deal": N or null, "winnable": true or false, "grade": ...}'
+            )
         table, _ = await seated(request)
         limit.check(request)
         visitor = await owner_of(request)
@@ -481,6 +484,7 @@ def create_app(
                 visitor.name,
                 owner=visitor.account.id,
                 winnable=data.get("winnable") is True,
+                grade=data.get("grade"),
             ),
             client=visitor.quota,
         )

@@ -29,7 +29,8 @@ __all__ = [
 ]
 
 #: Chooses a deal number for new tables: ``picker(rules, winnable)``. The hook for the solver's
-#: "winnable deals only"; without one, deals are random and ``winnable`` is refused.
+#: "winnable deals only"; without one, deals are random and ``winnable`` is refused. A grade of
+#: winnable deals is asked only of a picker that :class:`PicksApart` (its ``pick`` takes it).
 DealPicker = Callable[[Rules[Any], bool], int]
 
 
@@ -229,9 +230,13 @@ class PicksApart(Protocol):
         """A seed for one :meth:`pick` (from the original's own generator)."""
         ...
 
-    def pick(self, rules: Rules[Any], winnable: bool, seed: int) -> tuple[int, list[int]]:
-        """The deal for a new table of ``rules``, and the deals proved winnable on the way;
-        the picker is left unchanged. A ``ValueError`` says why no deal could be chosen."""
+    def pick(
+        self, rules: Rules[Any], winnable: bool, seed: int, grade: str | None = None
+    ) -> tuple[int, list[int]]:
+        """The deal for a new table of ``rules`` (of ``grade`` among the picker's graded
+        winnable deals, when given), and the deals proved winnable on the way; the picker is
+        left unchanged. A ``ValueError`` says why no deal could be chosen (a grade it cannot
+        deal among them)."""
         ...
 
     def remember(self, rules: Rules[Any], found: Sequence[int]) -> None:
@@ -244,7 +249,8 @@ def winnable_entry(name: str, deal_picker: DealPicker | None) -> dict[str, Any]:
     winnable deals at all), ``lists`` (options with a shipped list of proved deals, and how many
     deals), ``default_listed`` (the default options have one), ``rarely`` (options under which
     a deal is rarely proved in the time allowed, with a note) and ``seconds`` (the budget of a
-    search on demand; None when unknown)."""
+    search on demand; None when unknown). A list's ``grades`` (the number of deals of each
+    grade) says that a grade may be asked for with those options."""
     entry: dict[str, Any] = {
         "available": deal_picker is not None,
         "lists": [],

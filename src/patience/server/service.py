@@ -479,7 +479,7 @@ class TableService:
         deal = new.deal
         try:
             if deal is None and new.winnable and self.deal_picker is not None:
-                deal = await self._search(new.rules, client)
+                deal = await self._search(new.rules, new.grade, client)
             table = await self.offload(self._create, table_id, new, deal)
         except (StoreError, CommandError):  # a CommandError: the search pool's refusal
             raise
@@ -489,17 +489,24 @@ class TableService:
         self.kick(table)
         return table
 
-    async def _search(self, rules: Rules[Any], client: Client) -> int:
+    async def _search(self, rules: Rules[Any], grade: str | None, client: Client) -> int:
         # On the search pool: in a worker process, the picker is a copy, so a picker that can
         # pick apart is given a seed drawn here (picks vary, and repeat with a seeded picker)
         # and the wins the copy found are given back to the original, for later searches.
+        # Only such a picker is asked for a grade (its pick takes one; a plain callable is
+        # picker(rules, winnable)), and only when one is asked for.
         picker = self.deal_picker
         assert picker is not None
         if isinstance(picker, PicksApart):
             seed = picker.next_seed()
-            deal, found = await self.run("search", client, picker.pick, rules, True, seed)
+            graded = () if grade is None else (grade,)
+            deal, found = await self.run("search", client, picker.pick, rules, True, seed, *graded)
             picker.remember(rules, found)
             return deal
+        if grade is not None:
+            raise CommandError(
+                400, "this server's deal picker has no grades of winnable deals: leave 'grade' out"
+            )
         return await self.run("search", client, picker, rules, True)
 
     def _create(self, table_id: str, new: NewTable, deal: int | None) -> Table:

@@ -36,6 +36,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..games import get_rules
 from ..store import Account, Store, StoreError, name_key, valid_player_name
+from ..study.winnable import GRADES
 from .catalogue import one_player_games
 from .errors import CommandError
 from .http import RateLimit
@@ -157,20 +158,30 @@ MAX_SCORING = 20
 
 def checked_choices(data: object) -> dict[str, Any]:
     """What a player chose to play games with, checked: ``{GAME: {"options": {NAME: VALUE},
-    "winnable": bool, "scoring": str}}`` for one-player games, the options as the game
-    accepts them (a :class:`CommandError` (400) saying what is wrong otherwise). The scoring is
+    "winnable": bool, "scoring": str, "grade": str}}`` for one-player games, the options as
+    the game accepts them, the grade of winnable deals one of
+    :data:`~patience.study.winnable.GRADES` or null for any (a :class:`CommandError` (400)
+    saying what is wrong otherwise). The scoring is
     the web app's setting, not the rules': any short word is kept, and the page ignores one it
     does not know."""
     if not isinstance(data, dict):
-        raise CommandError(400, "'choices' is an object: {GAME: {options, winnable, scoring}}")
+        raise CommandError(
+            400, "'choices' is an object: {GAME: {options, winnable, scoring, grade}}"
+        )
     games = one_player_games()
     checked: dict[str, Any] = {}
     for game, choice in data.items():
         if game not in games:
             raise CommandError(400, f"'choices': {game!r} is not a one-player game: {games}")
-        if not isinstance(choice, dict) or not set(choice) <= {"options", "winnable", "scoring"}:
+        if not isinstance(choice, dict) or not set(choice) <= {
+            "options",
+            "winnable",
+            "scoring",
+            "grade",
+        }:
             raise CommandError(
-                400, f"'choices'.{game} is an object of 'options', 'winnable' and 'scoring'"
+                400,
+                f"'choices'.{game} is an object of 'options', 'winnable', 'scoring' and 'grade'",
             )
         options = choice.get("options", {})
         if not isinstance(options, dict) or not all(
@@ -189,7 +200,14 @@ def checked_choices(data: object) -> dict[str, Any]:
             not isinstance(scoring, str) or not re.fullmatch(f"[a-z]{{1,{MAX_SCORING}}}", scoring)
         ):
             raise CommandError(400, f"'choices'.{game}.scoring is a short word, as 'vegas'")
+        grade = choice.get("grade")
+        if grade is not None and grade not in GRADES:
+            raise CommandError(
+                400, f"'choices'.{game}.grade is one of {', '.join(GRADES)}, or null for any"
+            )
         checked[game] = {"options": options, "winnable": winnable, "scoring": scoring}
+        if grade is not None:  # older choices have none: kept as they were
+            checked[game]["grade"] = grade
     return checked
 
 

@@ -31,6 +31,7 @@ from ..engine import SPECTATOR, Game, IllegalMove, Outcome, Rules, State, ViewJS
 from ..games import get_rules, resolve_name
 from ..moves import Move
 from ..store import Event
+from ..study.winnable import GRADES
 from .catalogue import one_player_games, shared_games
 from .errors import CommandError
 
@@ -623,6 +624,8 @@ class NewTable:
     picked: bool = False
     #: Only a deal the picker proved winnable.
     winnable: bool = False
+    #: With ``winnable``: a grade of the picker's graded winnable deals (``easy``, ...), or any.
+    grade: str | None = None
     #: The account it belongs to (its player's, or its creator's).
     owner: int | None = None
 
@@ -635,10 +638,21 @@ def solo_request(
     *,
     owner: int,
     winnable: bool = False,
+    grade: object = None,
 ) -> NewTable:
     """A new one-player table of ``game_name`` for the account ``owner``, shown as
-    ``player``, checked; a bad game, option or deal number is a :class:`CommandError` (400)
-    saying what is allowed."""
+    ``player``, checked; a bad game, option, deal number or ``grade`` (null, or one of
+    :data:`~patience.study.winnable.GRADES` with ``winnable``) is a :class:`CommandError`
+    (400) saying what is allowed."""
+    if grade is not None:
+        if not isinstance(grade, str) or grade not in GRADES:
+            raise CommandError(
+                400,
+                f"'grade' is one of {', '.join(GRADES)}, or null for any winnable deal "
+                f"(not {grade!r})",
+            )
+        if not winnable:
+            raise CommandError(400, "a 'grade' goes with winnable deals only (\"winnable\": true)")
     if not isinstance(game_name, str):
         raise CommandError(
             400, f"'game' must be a game name: one of {', '.join(one_player_games())}"
@@ -669,6 +683,7 @@ def solo_request(
         SOLO,
         picked=chosen is None,
         winnable=winnable,
+        grade=grade,
         owner=owner,
     )
 

@@ -64,7 +64,8 @@ __all__ = [
 #: one of its results or their cost, so that studies (patience.study) keep results of
 #: different solvers apart, and a change to one game's solver leaves the others' studies whole.
 SOLVER_VERSIONS: dict[str, int] = {
-    "klondike": 2,
+    # 5, not 3: the core's Klondike rows took 3 and 4.
+    "klondike": 5,
     "double-solitaire": 2,
     "spider": 5,
     "canfield": 4,
@@ -78,11 +79,11 @@ SOLVER_VERSIONS: dict[str, int] = {
 #: The versions of the compiled core's solvers (docs/solving.md, "The compiled core"): numbers
 #: above the Python adapter's, so that a study never mixes rows of the two.
 CORE_SOLVER_VERSIONS: dict[str, int] = {
-    "klondike": 4,
+    "klondike": 6,
     "canfield": 5,
     "leonis-own": 3,
     "accordion": 3,
-    "napoleon": 4,
+    "napoleon": 5,
     "spider": 6,
 }
 

@@ -74,6 +74,9 @@ class KlondikeNode:
     #: Each pile's part of the table's key (face-down count, length, cards), filled in by
     #: :meth:`keys` or inherited from the parent for the piles a step leaves alone.
     _keys: tuple[bytes, ...] | None = None
+    #: Made from an engine state (a search's root), not by a step: where rule 12 is tested
+    #: when cards may come back from the foundations (docs/solving.md).
+    root: bool = False
 
     def keys(self) -> tuple[bytes, ...]:
         """Each pile's part of the table's key."""
@@ -149,6 +152,7 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
             order=bytes(waste + stock[::-1]),
             w=len(waste),
             redeals=state.redeals,
+            root=True,
         )
 
     # -- what the search asks ------------------------------------------------------------------
@@ -277,10 +281,75 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
                 return self._waste_to_foundation(node, node.w, (), (), node.redeals)
         return None
 
+    def deadlocked(self, node: KlondikeNode) -> bool:
+        """Whether some tableau cards can never move (rule 12, docs/solving.md): the largest set
+        U of face-down and bottom face-up cards (not kings) such that every way a card of U
+        could first move (onto either card of the next rank in the other colour, or to its
+        foundation) needs a card of U to have moved before it. No card of U can be the first
+        of U to move, so none ever does: the position is lost."""
+        rank_of, suit_of = _RANK, _SUIT
+        # For each tableau card: the candidates of its pile at or above it (covered), and
+        # strictly above it (over).
+        covered: dict[int, int] = {}
+        over: dict[int, int] = {}
+        candidates = 0
+        for pile, down in zip(node.tab, node.down, strict=True):
+            last = min(down, len(pile) - 1)
+            above = 0
+            for at in range(len(pile) - 1, -1, -1):
+                card = pile[at]
+                over[card] = above
+                if at <= last and rank_of[card] != KING:
+                    above |= 1 << card
+                covered[card] = above
+            candidates |= above
+        if not candidates:
+            return False
+        # Each candidate's ways out as masks of candidates: a way is open while none of its
+        # cards is in U; None marks a way that is never open.
+        ways: dict[int, list[int | None]] = {}
+        stuck = 0
+        for card in range(52):
+            if not candidates >> card & 1:
+                continue
+            rank, suit = rank_of[card], suit_of[card]
+            card_ways: list[int | None] = []
+            open_way = False
+            for other in _OPPOSITE[suit]:
+                onto = other * 13 + rank  # the card of rank + 1 in the other colour
+                if node.found[other] > rank:
+                    if self.from_foundation:
+                        open_way = True  # it may come down again
+                    else:
+                        card_ways.append(None)
+                elif onto not in over:
+                    open_way = True  # in the stock or waste
+                else:
+                    card_ways.append(over[onto])
+            lower = 0
+            for low in range(suit * 13, card):
+                lower |= covered.get(low, 0)
+            card_ways.append(lower)
+            if not open_way:
+                ways[card] = card_ways
+                stuck |= 1 << card
+        while True:
+            freed = 0
+            for card, card_ways in ways.items():
+                if stuck >> card & 1 and any(w is not None and not w & stuck for w in card_ways):
+                    freed |= 1 << card
+            if not freed:
+                return stuck != 0
+            stuck &= ~freed
+
     def steps(self, node: KlondikeNode, dominance: bool) -> list[tuple[Step, KlondikeNode]]:
         tab, down, found = node.tab, node.down, node.found
         rank_of, suit_of = _RANK, _SUIT
         if dominance:
+            # A position that is not dead-locked has no dead-locked successor while cards may
+            # come back from the foundations (rule 12): testing the root is enough then.
+            if (node.root or not self.from_foundation) and self.deadlocked(node):
+                return []
             safe = self.safe_step(node)
             if safe is not None:
                 return [safe]

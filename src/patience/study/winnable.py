@@ -43,14 +43,19 @@ __all__ = [
     "REMEMBERED",
     "Grading",
     "ListFileError",
+    "NoGrades",
     "NoWinnableDeal",
     "WinnableDealPicker",
+    "check_grade",
     "grade_deals",
+    "list_path",
+    "load_grades",
     "load_lists",
     "packaged_dir",
     "rarely_proved",
     "read_list_file",
     "shipped_deals",
+    "shipped_grades",
     "winnable_info",
     "write_list",
 ]
@@ -71,8 +76,16 @@ RARELY_PROVED: dict[str, list[tuple[dict[str, OptionValue], str]]] = {
 }
 
 
+#: The grades of winnable deals, easiest first.
+GRADES = ("easy", "medium", "hard")
+
+
 class NoWinnableDeal(ValueError):
     """No deal could be proved winnable within the picker's budget."""
+
+
+class NoGrades(ValueError):
+    """A grade of winnable deals was asked for where the picker has none to deal from."""
 
 
 def packaged_dir() -> Traversable:
@@ -80,17 +93,61 @@ def packaged_dir() -> Traversable:
     return resources.files("patience") / "data" / "winnable"
 
 
-def load_lists(game: str, folder: Traversable | Path | None = None) -> dict[str, list[int]]:
-    """The lists for ``game``: canonical options JSON -> deals; empty when none is shipped."""
+def _entries(game: str, folder: Traversable | Path | None) -> list[dict[str, Any]]:
+    # The lists of the game's file in the folder (the package's by default); none without one.
     path = (folder if folder is not None else packaged_dir()) / f"{game}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return []
+    entries: list[dict[str, Any]] = data.get("lists", [])
+    return entries
+
+
+def list_path(game: str) -> Path:
+    """The file of ``game``'s lists in the package's folder (``src/patience/data/winnable``
+    in a checkout), where ``patience study export-winnable`` writes by default."""
+    return Path(__file__).resolve().parents[1] / "data" / "winnable" / f"{game}.json"
+
+
+def load_lists(game: str, folder: Traversable | Path | None = None) -> dict[str, list[int]]:
+    """The lists for ``game``: canonical options JSON -> deals; empty when none is shipped."""
     return {
         options_key(entry["options"]): [int(deal) for deal in entry["deals"]]
-        for entry in data.get("lists", [])
+        for entry in _entries(game, folder)
     }
+
+
+def load_grades(
+    game: str, folder: Traversable | Path | None = None
+) -> dict[str, dict[str, list[int]]]:
+    """The graded lists for ``game``: canonical options JSON -> grade (:data:`GRADES`) ->
+    deals, for the lists that hold ``grades``; empty when none does."""
+    return {
+        options_key(entry["options"]): {
+            grade: [int(deal) for deal in entry["grades"].get(grade, [])] for grade in GRADES
+        }
+        for entry in _entries(game, folder)
+        if isinstance(entry.get("grades"), dict)
+    }
+
+
+def shipped_grades(
+    rules: Rules[Any], folder: Traversable | Path | None = None
+) -> dict[str, list[int]] | None:
+    """The shipped graded deals of ``rules``' game and options (grade -> deals), or None when
+    their list has no grades (or no list is shipped)."""
+    return load_grades(rules.name, folder).get(options_key(rules.options))
+
+
+def check_grade(grade: object) -> str:
+    """``grade`` when it is one of :data:`GRADES`; else a ``ValueError`` naming them."""
+    if not isinstance(grade, str) or grade not in GRADES:
+        raise ValueError(
+            f"a grade of winnable deals is one of {', '.join(GRADES)} (not {grade!r}); "
+            "leave it out for any winnable deal"
+        )
+    return grade
 
 
 def shipped_deals(rules: Rules[Any], folder: Traversable | Path | None = None) -> list[int]:
@@ -111,20 +168,26 @@ def winnable_info(
     game: str, *, seconds: float, folder: Traversable | Path | None = None
 ) -> dict[str, Any]:
     """What the start page needs to describe "winnable deals only" for ``game``: the options
-    that have a shipped list (``lists``: ``{"options", "deals"}`` with the number of deals),
+    that have a shipped list (``lists``: ``{"options", "deals"}`` with the number of deals, and
+    for a graded list ``grades``: the number of deals of each grade, easiest first),
     whether the default options have one (``default_listed``), the options under which deals
     are rarely proved on demand (``rarely``: ``{"options", "note"}``) and the on-demand budget
     (``seconds``). Read from the folder on every call, so a list added to it (say
     ``napoleon.json``) is offered as soon as the server starts with it.
     """
     lists = load_lists(game, folder)
+    graded = load_grades(game, folder)
     default = options_key(get_rules(game).options)
+    described: list[dict[str, Any]] = []
+    for key, deals in lists.items():
+        if not deals:
+            continue
+        entry: dict[str, Any] = {"options": json.loads(key), "deals": len(deals)}
+        if key in graded:
+            entry["grades"] = {grade: len(graded[key][grade]) for grade in GRADES}
+        described.append(entry)
     return {
-        "lists": [
-            {"options": json.loads(key), "deals": len(deals)}
-            for key, deals in lists.items()
-            if deals
-        ],
+        "lists": described,
         "default_listed": bool(lists.get(default)),
         "rarely": [
             {"options": dict(options), "note": note}
@@ -185,10 +248,6 @@ def read_list_file(path: Path, game: str) -> list[dict[str, Any]]:
         raise ListFileError(f"{path} holds the lists of {data.get('game')!r}, not {game!r}")
     lists: list[dict[str, Any]] = data["lists"]
     return lists
-
-
-#: The grades of winnable deals, easiest first.
-GRADES = ("easy", "medium", "hard")
 
 
 @dataclass(frozen=True)
@@ -299,13 +358,14 @@ class WinnableDealPicker:
         #: Deals proved winnable on demand, per (game, canonical options JSON), oldest first.
         self.found: dict[tuple[str, str], list[int]] = {}
 
-    def __call__(self, rules: Rules[Any], winnable: bool) -> int:
-        """A deal number for a new table of ``rules``; :class:`NoWinnableDeal` if winnable
-        deals are asked for and none is found within the budget. Wins found on the way are
-        remembered."""
-        if not winnable:
+    def __call__(self, rules: Rules[Any], winnable: bool, grade: str | None = None) -> int:
+        """A deal number for a new table of ``rules`` (of that ``grade`` of the shipped
+        list, when given); :class:`NoWinnableDeal` if winnable deals are asked for and none is
+        found within the budget, :class:`NoGrades` (or a ``ValueError``) for a grade that
+        cannot be dealt (:meth:`pick`). Wins found on the way are remembered."""
+        if not winnable and grade is None:
             return self.random_deal()
-        deal, found = self.pick(rules, winnable, self.next_seed())
+        deal, found = self.pick(rules, winnable, self.next_seed(), grade)
         self.remember(rules, found)
         return deal
 
@@ -317,19 +377,54 @@ class WinnableDealPicker:
         """A seed for one :meth:`pick`, drawn from :attr:`rng`."""
         return self.rng.getrandbits(64)
 
-    def pick(self, rules: Rules[Any], winnable: bool, seed: int) -> tuple[int, list[int]]:
+    def pick(
+        self, rules: Rules[Any], winnable: bool, seed: int, grade: str | None = None
+    ) -> tuple[int, list[int]]:
         """A deal number for a new table of ``rules`` as :meth:`__call__` chooses it, and the
         deals proved winnable on the way (for :meth:`remember`), its random choices drawn from
         ``seed``. It changes nothing of the picker, so it may run on a copy of it (in a worker
         process); :class:`NoWinnableDeal` if winnable deals are asked for and none is found
-        within the budget."""
+        within the budget.
+
+        A ``grade`` (one of :data:`GRADES`, with ``winnable`` only) deals from that grade of
+        the shipped list; :class:`NoGrades` saying why when the list for the options has no
+        grades, or none of that grade, or no list ships for them (a search on demand does not
+        grade what it finds)."""
+        if grade is not None:
+            check_grade(grade)
+            if not winnable:
+                raise ValueError("a grade goes with winnable deals only")
         if not winnable:
             return self.random_deal(), []
         rng = random.Random(seed)
         shipped = shipped_deals(rules, self.folder)
+        if grade is not None:
+            return rng.choice(self._graded(rules, shipped, grade)), []
         if shipped:
             return rng.choice(shipped), []
         return self._solve_on_demand(rules, rng)
+
+    def _graded(self, rules: Rules[Any], shipped: list[int], grade: str) -> list[int]:
+        # The deals of the grade in the shipped list, or NoGrades saying what can be asked.
+        variant = f"{rules.title} ({rules.options_text()})"
+        if not shipped:
+            raise NoGrades(
+                f"no list of winnable deals ships for {variant}: they are searched for on "
+                "demand, which has no grades; ask for any winnable deal (leave the grade out)"
+            )
+        grades = shipped_grades(rules, self.folder)
+        if grades is None:
+            raise NoGrades(
+                f"the list of winnable deals of {variant} has no grades; ask for any "
+                "winnable deal (leave the grade out)"
+            )
+        if not grades[grade]:
+            offered = [name for name in GRADES if grades[name]]
+            raise NoGrades(
+                f"the list of winnable deals of {variant} has no {grade} deal; its grades "
+                f"with deals: {', '.join(offered) or 'none'}"
+            )
+        return grades[grade]
 
     def remember(self, rules: Rules[Any], found: Iterable[int]) -> None:
         """Keep ``found``, deals proved winnable under ``rules`` (from :meth:`pick`), as a

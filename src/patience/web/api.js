@@ -36,16 +36,19 @@ export const api = {
   player: () => request("GET", "/api/player"),
   setPlayer: (name) => request("POST", "/api/player", { name }),
   tables: (ongoing) => request("GET", `/api/tables${ongoing ? "?ongoing=1" : ""}`),
-  create: (game, options, deal, winnable = false) =>
-    request("POST", "/api/tables", { game, options, deal, ...(winnable ? { winnable } : {}) }),
+  // `grade` ("easy", "medium", "hard"; null for any) goes with winnable deals only.
+  create: (game, options, deal, winnable = false, grade = null) =>
+    request("POST", "/api/tables", { game, options, deal, ...(winnable ? { winnable } : {}),
+      ...(winnable && grade ? { grade } : {}) }),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   command: (id, command, extra = {}) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}`, { command, ...extra }),
   autofinish: (id, events) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/autofinish`, { events }),
-  newDeal: (id, deal, winnable = false) =>
+  newDeal: (id, deal, winnable = false, grade = null) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/new`,
-      { deal: deal ?? null, ...(winnable ? { winnable } : {}) }),
+      { deal: deal ?? null, ...(winnable ? { winnable } : {}),
+        ...(winnable && grade ? { grade } : {}) }),
   hint: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/hint`),
   replay: (text) => request("POST", "/api/replay", text, "text/plain"),
   recordUrl: (id, format = "text") =>

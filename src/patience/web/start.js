@@ -58,10 +58,21 @@ export function winnableNote(winnable, options) {
     "and may not be found";
 }
 
+// The grades of the list of proved deals for these options (`{easy: N, medium: N, hard: N}`),
+// or null when it has none (or no list ships for them): a grade is offered only then.
+export function winnableGrades(winnable, options) {
+  if (!winnable || !winnable.available) return null;
+  const list = (winnable.lists ?? []).find((entry) => matches(entry.options, options));
+  return list?.grades ?? null;
+}
+
+const GRADES = ["easy", "medium", "hard"];
+
 // The options a player last played a game with, kept in this browser and, for the player's
 // session (or claimed name, across browsers), on the server; only values the game still allows.
 const optionsKey = (game) => `patience.options.${game}`;
 const winnableKey = (game) => `patience.winnable.${game}`;
+const gradeKey = (game) => `patience.grade.${game}`;
 
 /** This browser's choices for `game` (options, winnable deals only, scoring), as the server
  * keeps them (`POST /api/player {"choices"}`); sent without waiting, as a remembered setting. */
@@ -75,6 +86,8 @@ function saveChoices(game) {
   const choice = { options, winnable: localStorage.getItem(winnableKey(game)) === "1" };
   const scoring = localStorage.getItem(scoringKey(game));
   if (scoring) choice.scoring = scoring;
+  const grade = localStorage.getItem(gradeKey(game));
+  if (GRADES.includes(grade)) choice.grade = grade;
   api.settings({ choices: { [game]: choice } }).catch(() => {
     // Kept in this browser all the same; the server's copy is for the player's other browsers.
   });
@@ -87,6 +100,7 @@ function adoptChoices(choices) {
     localStorage.setItem(optionsKey(game), JSON.stringify(choice.options ?? {}));
     localStorage.setItem(winnableKey(game), choice.winnable ? "1" : "0");
     if (choice.scoring) localStorage.setItem(scoringKey(game), choice.scoring);
+    localStorage.setItem(gradeKey(game), choice.grade ?? "");
   }
 }
 
@@ -178,16 +192,38 @@ function gameCard(game, ongoing) {
   const chosen = h("p", { class: "chosen", "data-testid": "chosen" });
   const formOptions = () => Object.fromEntries(game.options.map((option) =>
     [option.name, form.elements[option.name].value]));
+  // The grade asked for: only while its select is offered (winnable deals of graded options).
+  const chosenGrade = () => (gradeField.hidden ? null : form.elements.grade.value || null);
   const describe = () => {
     note.textContent = ` (${winnableNote(game.winnable, formOptions())})`;
-    const winnable = form.elements.winnable.checked ? " · winnable deals only" : "";
+    const grades = winnableGrades(game.winnable, formOptions());
+    gradeField.hidden = !(grades && form.elements.winnable.checked);
+    for (const option of form.elements.grade.options) {
+      if (option.value) option.textContent = `${option.value} (${grades?.[option.value] ?? 0} deals)`;
+    }
+    const grade = chosenGrade();
+    const winnable = form.elements.winnable.checked
+      ? ` · winnable deals only${grade ? ` (${grade})` : ""}` : "";
     chosen.textContent = chosenWords(game, formOptions()) + winnable;
   };
   const remember = () => {
     localStorage.setItem(optionsKey(game.name), JSON.stringify(formOptions()));
     localStorage.setItem(winnableKey(game.name), form.elements.winnable.checked ? "1" : "0");
+    // Kept only while offered, so that "New deal" at the table never asks for a grade that
+    // these options do not have.
+    localStorage.setItem(gradeKey(game.name), chosenGrade() ?? "");
     saveChoices(game.name);
   };
+  const gradeId = `${game.name}-grade`;
+  const savedGrade = localStorage.getItem(gradeKey(game.name)) ?? "";
+  // Offered (by describe) only for winnable deals of options whose proved list is graded.
+  const gradeField = h("div", { class: "field grade", hidden: true },
+    h("label", { for: gradeId }, "Winnable deals of grade"),
+    h("select", { id: gradeId, name: "grade", "aria-describedby": `${gradeId}-help` },
+      h("option", { value: "", selected: !GRADES.includes(savedGrade) }, "any"),
+      GRADES.map((grade) => h("option", { value: grade, selected: grade === savedGrade }, grade))),
+    h("small", { id: `${gradeId}-help` },
+      "thirds of the proved deals by the solver's effort to win them, not a person's"));
   const settingsId = `${game.name}-settings`;
   const form = h("form", { class: "game tile", "data-game": game.name,
     onchange: () => { remember(); describe(); },
@@ -216,7 +252,7 @@ function gameCard(game, ongoing) {
       if (winnable) button.textContent = "Searching for a winnable deal…";
       try {
         const state = await api.create(game.name, options, dealText ? Number(dealText) : null,
-          winnable);
+          winnable, winnable ? chosenGrade() : null);
         window.location.assign(`/play/${state.table}`);
       } catch (failure) {
         error.textContent = failure.message;
@@ -249,6 +285,7 @@ function gameCard(game, ongoing) {
     h("label", { class: "winnable" }, h("input", { type: "checkbox", name: "winnable",
       checked: localStorage.getItem(winnableKey(game.name)) === "1" }),
     "Winnable deals only", note),
+    gradeField,
     scoringField(game));
   form.insertBefore(settings, error);
   for (const [name, value] of Object.entries(rememberedOptions(game))) {

@@ -686,9 +686,11 @@ export class TablePage {
       // A table dealt from "winnable deals only" deals the next one the same way; where no
       // proved list ships, the server searches for up to a few seconds: say so meanwhile.
       const winnable = localStorage.getItem(`patience.winnable.${this.state.game}`) === "1";
+      // The grade chosen on the start page ("" for any), kept only where the options had one.
+      const grade = localStorage.getItem(`patience.grade.${this.state.game}`) || null;
       this.message(winnable ? "Searching for a winnable deal…" : "");
       this.newDealButton.disabled = true;
-      this.show(await api.newDeal(this.tableId, null, winnable));
+      this.show(await api.newDeal(this.tableId, null, winnable, grade));
       this.message("");
     } catch (error) {
       this.message(error.message, true);
