@@ -41,3 +41,15 @@ def test_the_winnable_list_is_written_through_a_rename(
     with pytest.raises(OSError, match="disk gone"):
         write_list(path, "klondike", {"draw": 1}, [7], studied=10)
     assert path.read_bytes() == before
+
+
+def test_a_new_file_is_readable_by_all_and_a_replaced_one_keeps_its_mode(tmp_path: Path) -> None:
+    # The temporary file is owner-only (mkstemp): a shipped list or a saved game written
+    # through it must not become unreadable to the web server's or another user's account.
+    path = tmp_path / "list.json"
+    write_atomically(path, "one")
+    assert path.stat().st_mode & 0o777 == 0o644
+    path.chmod(0o600)
+    write_atomically(path, "two")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.read_text() == "two"
