@@ -93,14 +93,33 @@ def packaged_dir() -> Traversable:
     return resources.files("patience") / "data" / "winnable"
 
 
+#: Lists already parsed, per file, with the file's (modification time, size) when read: the
+#: catalogue and every pick read the lists, and a 10,000-deal study's list is some 200 KB of
+#: JSON. A file changed since is read again, so a list exported meanwhile is offered at once.
+_PARSED: dict[str, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
+
+
 def _entries(game: str, folder: Traversable | Path | None) -> list[dict[str, Any]]:
     # The lists of the game's file in the folder (the package's by default); none without one.
+    # Callers only read them.
     path = (folder if folder is not None else packaged_dir()) / f"{game}.json"
+    stamp: tuple[int, int] | None = None
+    if isinstance(path, Path):  # a package inside a zip file has no stat: read it each time
+        try:
+            status = path.stat()
+        except FileNotFoundError:
+            return []
+        stamp = (status.st_mtime_ns, status.st_size)
+        cached = _PARSED.get(str(path))
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return []
     entries: list[dict[str, Any]] = data.get("lists", [])
+    if stamp is not None:
+        _PARSED[str(path)] = (stamp, entries)
     return entries
 
 
