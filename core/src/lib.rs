@@ -5,6 +5,7 @@
 pub mod accordion;
 pub mod canfield;
 pub mod clock;
+pub mod double_solitaire;
 pub mod game;
 pub mod key;
 pub mod klondike;
@@ -18,3 +19,5 @@ pub mod table;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_double_solitaire;

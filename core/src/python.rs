@@ -40,7 +40,7 @@ fn py_parts(state: Parts) -> PyParts {
 }
 
 /// Run `work` and turn a panic into a RuntimeError.
-fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub(crate) fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(work)) {
         Ok(result) => result,
         Err(panic) => {
@@ -265,6 +265,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(steps, module)?)?;
     module.add_function(wrap_pyfunction!(keys, module)?)?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
+    crate::python_double_solitaire::register(module)?;
     module.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -79,7 +79,8 @@ class IsmctsBot(Bot):
     ``exploration`` is UCB1's constant (rewards lie in [0, 1]); ``bias`` weighs the progressive
     bias (the one-ply evaluation of a move, worth ``bias / (visits + 1)``); ``rollout_depth``
     cuts playouts (None: play to the end); ``keep_tree`` keeps the last search's nodes in
-    :attr:`last_tree`.
+    :attr:`last_tree`; ``core`` searches in the compiled core when the game has it there
+    (Double Solitaire).
     """
 
     name = "ismcts"
@@ -94,6 +95,7 @@ class IsmctsBot(Bot):
         bias: float = 1.0,
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         keep_tree: bool = False,
+        core: bool = True,
     ) -> None:
         super().__init__(seed)
         if int(iterations) < 1:
@@ -113,6 +115,9 @@ class IsmctsBot(Bot):
         #: analysis: a server sends the bot between processes with every move).
         self.keep_tree = keep_tree
         self.last_tree: dict[Hashable, _Node] = {}
+        #: Search in the compiled core when the game has it (``Rules.native_ismcts``: the same
+        #: algorithm; not with ``keep_tree``, whose nodes live in Python). ``core=0``: in Python.
+        self.core = bool(core)
 
     def node_key(self, rules: Rules[Any], world: Any, seat: int) -> Hashable:
         """The node of ``world`` in a search by ``seat``: what ``seat`` knows there and who is
@@ -133,6 +138,24 @@ class IsmctsBot(Bot):
         rules = self.rules_for(view)
         seat = int(view["seat"])
         rng = self.rng
+        native = getattr(rules, "native_ismcts", None)
+        if native is not None and self.core and not self.keep_tree:
+            found = native(
+                view,
+                rng,
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                bias=self.bias,
+            )
+            if found is not None:
+                self.last_iterations, stats = found
+                root = _Node(seat)
+                for move, visits, total, bias in stats:
+                    root.edges[move] = edge = _Edge(bias, 0.0)
+                    edge.visits, edge.total = visits, total
+                self.last_tree = {}
+                return self._robust(root, moves, rng.random())
         tree: dict[Hashable, _Node] = {}
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
