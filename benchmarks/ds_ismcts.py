@@ -1,7 +1,8 @@
 """ISMCTS iterations per CPU second in Double Solitaire: the search in Python
 (``ismcts:core=0``) and in the compiled core (the default), on the same positions.
 
-Run: ``.venv/bin/python benchmarks/ds_ismcts.py [--deals N] [--iterations I] [--core-iterations J]``.
+Run: ``.venv/bin/python benchmarks/ds_ismcts.py [--deals N] [--iterations I]
+[--core-iterations J]``.
 The positions: for each of deals 0..N-1, the positions with a choice after 0, 15, 30, 45 and 60
 moves of a game of ``greedy`` against ``greedy``. Each search is timed in CPU seconds of this
 process (``time.process_time``), so other work on the machine counts little.

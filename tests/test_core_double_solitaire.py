@@ -152,7 +152,9 @@ def test_core_refuses_illegal_actions_and_bad_states() -> None:
     rules = patience.get_rules("double-solitaire", {})
     assert isinstance(rules, DoubleSolitaire)
     state = rules.deal(3)
-    illegal = next(a for a in range(rules.num_distinct_actions()) if a not in rules.legal_actions(state))
+    illegal = next(
+        a for a in range(rules.num_distinct_actions()) if a not in rules.legal_actions(state)
+    )
     with pytest.raises(ValueError, match="not legal"):
         _core.ds_apply(rules.core_options(), rules.core_parts(state), illegal)
     piles, down, extra = rules.core_parts(state)
@@ -188,10 +190,14 @@ def test_core_sampling_deals_only_the_hidden_cards_of_each_pack() -> None:
         assert rules.legal_actions(world) == rules.legal_actions(state)
         for seat in (0, 1):
             hidden = Counter(
-                card for name in hidden_places[seat] for card in world.piles[name][: world.down[name]]
+                card
+                for name in hidden_places[seat]
+                for card in world.piles[name][: world.down[name]]
             )
             before = Counter(
-                card for name in hidden_places[seat] for card in state.piles[name][: state.down[name]]
+                card
+                for name in hidden_places[seat]
+                for card in state.piles[name][: state.down[name]]
             )
             assert hidden == before  # the same cards, each seat's own, only moved about
         seen.add(tuple(tuple(world.piles[name]) for name in PILE_NAMES))
@@ -236,3 +242,27 @@ def test_ismcts_in_the_core_is_reproducible() -> None:
     view = game.view(game.current_player())
     first = bots.get("ismcts", seed=3, iterations=300).choose(view)
     assert bots.get("ismcts", seed=3, iterations=300).choose(view) == first
+
+
+def test_core_search_makes_no_move_back_to_a_position_of_its_walk() -> None:
+    # After deal 0's second playout move the seat to move has a shuffle whose reverse is legal
+    # after it: without the no-repetition rule the walk comes back to the root's node and the
+    # root's moves are counted twice in one iteration.
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(0)
+    rng = random.Random(0)
+    for _ in range(2):
+        state = rules.apply_action(state, rules.rollout_action(state, rng))
+    shuffles = [
+        action
+        for action in rules.legal_actions(state)
+        if rules.move_cost(state, rules.action_to_move(state, action)) > 0
+    ]
+    assert shuffles
+    seat = rules.current_player(state)
+    stats, done = _core.ds_ismcts(
+        rules.core_options(), rules.core_parts(state), seat, 3000, None, 0.7, 1.0, 2, 7
+    )
+    assert sum(visits for _, visits, _, _ in stats) == done
+    assert {action for action, _, _, _ in stats} <= set(rules.legal_actions(state))

@@ -456,11 +456,8 @@ impl Rules {
             let margin = if seat == 0 { margin0 } else { -margin0 } as f64;
             let counts = state.counts();
             // The winner: whoever went out, else the higher count.
-            let won = if counts[0] == 52 || counts[1] == 52 {
-                counts[seat] == 52
-            } else {
-                margin > 0.0
-            };
+            let won =
+                if counts[0] == 52 || counts[1] == 52 { counts[seat] == 52 } else { margin > 0.0 };
             return margin
                 + if won {
                     1000.0
@@ -523,8 +520,11 @@ impl Rules {
             }
         }
         let home = |card: u8| -> Option<usize> {
-            let target =
-                if rank(card) == ACE { ace_home } else { wanted[(suit(card) * 15 + rank(card)) as usize] };
+            let target = if rank(card) == ACE {
+                ace_home
+            } else {
+                wanted[(suit(card) * 15 + rank(card)) as usize]
+            };
             (target != u8::MAX).then_some(target as usize)
         };
         if let Some(card) = state.top(hand) {
@@ -601,7 +601,7 @@ impl Rng {
     }
     /// Uniform in 0..n (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
     /// Uniform in [0, 1).
     pub fn unit(&mut self) -> f64 {
@@ -691,8 +691,16 @@ pub type SearchResult = (Vec<(u32, u32, f64, f64)>, usize);
 /// cards dealt anew every iteration): the algorithm of `src/patience/bots/ismcts.py`, step for
 /// step (nodes keyed by the information key and the seat to move, UCB1 with availability
 /// counts and a progressive bias, progressive widening, playouts by the policy to the end of
-/// the next turn, the move's cost off its reward, the early stop).
-pub fn ismcts(rules: &Rules, template: &State, seat: usize, params: &Params, rng: &mut Rng) -> SearchResult {
+/// the next turn, the move's cost off its reward, the early stop), with one rule more: the
+/// walk down the tree makes no move back to a position it passed (the game's no-repetition
+/// rule, which `Game` applies and the Python search leaves out).
+pub fn ismcts(
+    rules: &Rules,
+    template: &State,
+    seat: usize,
+    params: &Params,
+    rng: &mut Rng,
+) -> SearchResult {
     let sampler = Sampler::new(template);
     let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut nodes: Vec<Node> = Vec::new();
@@ -701,6 +709,9 @@ pub fn ismcts(rules: &Rules, template: &State, seat: usize, params: &Params, rng
     let mut untried = Vec::with_capacity(64);
     let mut choices = Vec::with_capacity(16);
     let mut path: Vec<(usize, usize, usize)> = Vec::with_capacity(MAX_TREE_DEPTH);
+    // The positions of this iteration's walk down the tree, for the no-repetition rule.
+    let mut walked: Vec<Vec<u8>> = Vec::with_capacity(MAX_TREE_DEPTH);
+    let mut after_key = Vec::with_capacity(200);
     let start = Instant::now();
     let budget = params.iterations;
     let mut done = 0;
@@ -720,6 +731,7 @@ pub fn ismcts(rules: &Rules, template: &State, seat: usize, params: &Params, rng
         done += 1;
         let mut world = sampler.sample(template, rng);
         path.clear();
+        walked.clear();
         let mut depth = 0;
         while rules.finished(&world).is_none() && depth < MAX_TREE_DEPTH {
             depth += 1;
@@ -736,6 +748,20 @@ pub fn ismcts(rules: &Rules, template: &State, seat: usize, params: &Params, rng
             let node = &mut nodes[at];
             node.visits += 1;
             rules.legal_actions(&world, &mut legal);
+            // The game's no-repetition rule: no move back to a position of this walk. Only a
+            // shuffle (a run between one's own tableau piles turning up no card: the moves
+            // with a cost) can repeat one; without the rule a shuffle and its reverse lead
+            // back to the same node and its edges count twice in one iteration.
+            walked.push(key.clone());
+            legal.retain(|&action| {
+                if rules.move_cost(&world, action) == 0.0 {
+                    return true;
+                }
+                let mut after = world;
+                rules.apply(&mut after, action);
+                after.information_key(&mut after_key);
+                !walked.contains(&after_key)
+            });
             if node.visits > 1 && player == seat {
                 for &action in &legal {
                     if node.bias(action).is_none() {

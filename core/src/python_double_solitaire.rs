@@ -107,9 +107,12 @@ fn ds_ismcts(
     if seat > 1 || template.current_player() != seat {
         return Err(PyValueError::new_err("the searching seat must be the one to move"));
     }
-    let params = Params { iterations: iterations.max(1), seconds, exploration, bias, playout_turns };
+    let params =
+        Params { iterations: iterations.max(1), seconds, exploration, bias, playout_turns };
     // The search holds no Python object: other threads run meanwhile.
-    py.allow_threads(|| guarded(|| Ok(ismcts(&rules, &template, seat, &params, &mut Rng::new(seed)))))
+    py.allow_threads(|| {
+        guarded(|| Ok(ismcts(&rules, &template, seat, &params, &mut Rng::new(seed))))
+    })
 }
 
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -89,7 +89,7 @@ class IsmctsBot(Bot):
     def __init__(
         self,
         seed: int | str | None = None,
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
         bias: float = 1.0,
@@ -98,11 +98,13 @@ class IsmctsBot(Bot):
         core: bool = True,
     ) -> None:
         super().__init__(seed)
-        if int(iterations) < 1:
+        if iterations is not None and int(iterations) < 1:
             raise BotError("ismcts needs iterations of 1 or more")
         if seconds is not None and float(seconds) <= 0:
             raise BotError("ismcts needs seconds above 0 (or none, to count iterations)")
-        self.iterations = int(iterations)
+        #: The budget a move; None: :data:`DEFAULT_ITERATIONS`, or in the compiled core the
+        #: game's own default (``Rules.native_iterations``: its iterations are much cheaper).
+        self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.exploration = float(exploration)
         self.bias = float(bias)
@@ -150,16 +152,16 @@ class IsmctsBot(Bot):
             )
             if found is not None:
                 self.last_iterations, stats = found
-                root = _Node(seat)
+                summary = _Node(seat)
                 for move, visits, total, bias in stats:
-                    root.edges[move] = edge = _Edge(bias, 0.0)
+                    summary.edges[move] = edge = _Edge(bias, 0.0)
                     edge.visits, edge.total = visits, total
                 self.last_tree = {}
-                return self._robust(root, moves, rng.random())
+                return self._robust(summary, moves, rng.random())
         tree: dict[Hashable, _Node] = {}
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        budget = self.iterations
+        budget = DEFAULT_ITERATIONS if self.iterations is None else self.iterations
         done = 0
         root: _Node | None = None
         while done < budget if deadline is None else time.perf_counter() < deadline:

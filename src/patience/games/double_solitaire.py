@@ -749,7 +749,9 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             consecutive_passes=int(view["consecutive_passes"]),
         )
 
-    def core_parts(self, state: DoubleSolitaireState) -> tuple[list[list[int]], list[int], list[int]]:
+    def core_parts(
+        self, state: DoubleSolitaireState
+    ) -> tuple[list[list[int]], list[int], list[int]]:
         """``state`` as the compiled core takes it (core/src/double_solitaire.rs): the piles
         (card numbers) and face-down counts in :data:`PILE_NAMES` order, and the turn, the
         stop offered, the two redeals and the passes in succession."""
@@ -783,22 +785,27 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         """The options as the compiled core takes them: (passes, auto_stop)."""
         return int(self.options["passes"]), bool(self.options["auto_stop"])
 
+    #: ISMCTS iterations a move in the compiled core by default (docs/bots.md: about 0.08 CPU s
+    #: a move on the development machine, a tenth of what the Python search's 1300 took).
+    native_iterations = 10000
+
     def native_ismcts(
         self,
         view: Mapping[str, Any],
         rng: random.Random,
         *,
-        iterations: int,
+        iterations: int | None,
         seconds: float | None,
         exploration: float,
         bias: float,
     ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
         """ISMCTS for the view's seat in the compiled core (the algorithm of
-        :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules, about 40 times
-        quicker): the root's moves as (move, visits, summed reward, bias) and the iterations
-        run; None when the core is not built. The core gets one world sampled from the view
-        (:meth:`sample_state`) and deals its face-down cards anew each iteration: they are
-        the only cards hidden, so it sees no more than the view."""
+        :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules, about 90 times
+        quicker, with the game's no-repetition rule in the walk down the tree): the root's
+        moves as (move, visits, summed reward, bias) and the iterations run (``iterations``
+        None: :attr:`native_iterations`); None when the core is not built. The core gets one
+        world sampled from the view (:meth:`sample_state`) and deals its face-down cards anew
+        each iteration: they are the only cards hidden, so it sees no more than the view."""
         if _core is None:
             return None
         world = self.sample_state(view, rng)
@@ -806,7 +813,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             self.core_options(),
             self.core_parts(world),
             self.current_player(world),
-            iterations,
+            self.native_iterations if iterations is None else iterations,
             seconds,
             exploration,
             bias,
