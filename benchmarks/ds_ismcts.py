@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import patience
 from patience import bots
 
 
-def positions(deals: int) -> list[dict[str, Any]]:
+def positions(deals: int) -> list[Mapping[str, Any]]:
     """Views of the seat to move, with a choice of moves, spread over greedy games."""
-    views = []
+    views: list[Mapping[str, Any]] = []
     for deal in range(deals):
         game = patience.new("double-solitaire", deal=deal)
         players = [bots.get("greedy", seed=f"{deal}:{seat}") for seat in (0, 1)]
@@ -35,7 +36,7 @@ def positions(deals: int) -> list[dict[str, Any]]:
     return views
 
 
-def rate(views: list[dict[str, Any]], iterations: int, core: bool) -> tuple[int, float]:
+def rate(views: list[Mapping[str, Any]], iterations: int, core: bool) -> tuple[int, float]:
     """(iterations run, CPU seconds) of one search per view."""
     done, cpu = 0, 0.0
     for index, view in enumerate(views):

@@ -234,7 +234,7 @@ def test_ismcts_in_the_core_or_not_plays_legal_moves(core: bool) -> None:
         move = players[seat].choose(game.view(seat))
         assert game.is_legal(move)
         game.push(move)
-    assert players[0].last_iterations >= 1
+    assert getattr(players[0], "last_iterations", 0) >= 1
 
 
 def test_ismcts_in_the_core_is_reproducible() -> None:
