@@ -19,10 +19,13 @@ from hypothesis import strategies as st
 
 import patience
 from patience import _core, bots
+from patience.games.common import alternating_run_length, fits_foundation_up, fitting_run_count
 from patience.games.double_solitaire import (
+    FOUNDATIONS,
     PILE_NAMES,
     STOCKS,
     TABLEAUX,
+    WASTES,
     DoubleSolitaire,
     DoubleSolitaireState,
 )
@@ -266,3 +269,58 @@ def test_core_search_makes_no_move_back_to_a_position_of_its_walk() -> None:
     )
     assert sum(visits for _, visits, _, _ in stats) == done
     assert {action for action, _, _, _ in stats} <= set(rules.legal_actions(state))
+
+
+def opens(rules: DoubleSolitaire, after: DoubleSolitaireState, seat: int, source: str) -> bool:
+    """A shuffle from ``source`` (made in ``after``) opens something: a model of the core's
+    ``Rules::opens`` (docs/bots.md)."""
+    piles = after.piles
+    exposed = piles[source][-1:]
+    if exposed and any(fits_foundation_up(exposed[0], piles[f]) for f in FOUNDATIONS):
+        return True
+    if piles[WASTES[seat]] and fitting_run_count(piles[WASTES[seat]], 1, exposed):
+        return True
+    for other in TABLEAUX[seat]:
+        hidden, up = after.down[other], after.up_count(other)
+        run = alternating_run_length(piles[other][hidden:])
+        if (
+            other != source
+            and hidden
+            and up
+            and run == up
+            and fitting_run_count(piles[other], up, exposed) == up
+        ):
+            return True
+    return False
+
+
+def test_core_search_tries_only_shuffles_that_open_something() -> None:
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    kinds: Counter[bool] = Counter()
+    for deal in range(12):
+        state = rules.deal(deal)
+        rng = random.Random(deal)
+        for step in range(160):
+            if rules.is_terminal(state):
+                break
+            state = rules.apply_action(state, rules.rollout_action(state, rng))
+            if step % 10 or state.stop_offered:
+                continue
+            seat = rules.current_player(state)
+            shuffles = {}
+            for action in rules.legal_actions(state):
+                move = rules.action_to_move(state, action)
+                if rules.move_cost(state, move) > 0:
+                    after = rules.apply_action(state, action)
+                    shuffles[action] = opens(rules, after, seat, str(move.source))
+            if not shuffles:
+                continue
+            kinds.update(shuffles.values())
+            stats, _ = _core.ds_ismcts(
+                rules.core_options(), rules.core_parts(state), seat, 400, None, 0.7, 1.0, 2, step
+            )
+            searched = {action for action, _, _, _ in stats}
+            assert not {action for action, useful in shuffles.items() if not useful} & searched
+    assert kinds[True]  # both kinds of shuffle were met
+    assert kinds[False]

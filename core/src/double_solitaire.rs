@@ -432,6 +432,33 @@ impl Rules {
         state.turn = 1 - state.turn;
     }
 
+    /// True if a shuffle by `seat` from tableau pile `source`, made in `after`, opens
+    /// something: the card it leaves on top goes to a foundation, takes the waste's top card or
+    /// a whole face-up run lying on face-down cards (so that moving it turns one up); or the
+    /// pile it empties takes a king from the waste or such a run from a king down.
+    pub fn opens(&self, after: &State, seat: usize, source: usize) -> bool {
+        let exposed = after.top(source);
+        if let Some(card) = exposed {
+            if FOUNDATIONS.into_iter().any(|f| fits_foundation(card, after.top(f))) {
+                return true;
+            }
+        }
+        if after.len[waste(seat)] > 0 && fitting_run_count(after.pile(waste(seat)), 1, exposed) > 0
+        {
+            return true;
+        }
+        tableau(seat).any(|other| {
+            let pile = after.pile(other);
+            let hidden = after.down[other] as usize;
+            let up = pile.len() - hidden;
+            other != source
+                && hidden > 0
+                && up > 0
+                && alternating_run_length(&pile[hidden..]) == up
+                && fitting_run_count(pile, up, exposed) == up
+        })
+    }
+
     /// The engine's `move_cost`: a shuffle (a run between one's own tableau piles turning up
     /// no card) costs a little.
     pub fn move_cost(&self, state: &State, action: u32) -> f64 {
@@ -691,9 +718,10 @@ pub type SearchResult = (Vec<(u32, u32, f64, f64)>, usize);
 /// cards dealt anew every iteration): the algorithm of `src/patience/bots/ismcts.py`, step for
 /// step (nodes keyed by the information key and the seat to move, UCB1 with availability
 /// counts and a progressive bias, progressive widening, playouts by the policy to the end of
-/// the next turn, the move's cost off its reward, the early stop), with one rule more: the
+/// the next turn, the move's cost off its reward, the early stop), with two rules more: the
 /// walk down the tree makes no move back to a position it passed (the game's no-repetition
-/// rule, which `Game` applies and the Python search leaves out).
+/// rule, which `Game` applies and the Python search leaves out), and it tries a shuffle only
+/// when the shuffle opens something (`Rules::opens`).
 pub fn ismcts(
     rules: &Rules,
     template: &State,
@@ -752,13 +780,20 @@ pub fn ismcts(
             // shuffle (a run between one's own tableau piles turning up no card: the moves
             // with a cost) can repeat one; without the rule a shuffle and its reverse lead
             // back to the same node and its edges count twice in one iteration.
+            // And a shuffle is searched only when it opens something (`Rules::opens`): the
+            // rest only keep every option open, which tree search comes to prefer (the best
+            // of several noisy estimates looks better than one).
             walked.push(key.clone());
+            let mover = world.turn as usize;
             legal.retain(|&action| {
                 if rules.move_cost(&world, action) == 0.0 {
                     return true;
                 }
                 let mut after = world;
                 rules.apply(&mut after, action);
+                if !rules.opens(&after, mover, card_move(action).expect("a card move").0) {
+                    return false;
+                }
                 after.information_key(&mut after_key);
                 !walked.contains(&after_key)
             });
