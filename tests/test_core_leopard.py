@@ -200,7 +200,7 @@ def test_the_core_search_chooses_a_legal_move_from_the_view(players: int) -> Non
         bot = bots.get("ismcts", seed=seat, iterations=300, engine="core")
         move = bot.choose(game.view(seat))
         assert game.is_legal(move)
-        game.play(move)
+        game.push(move)
         assert bot.last_iterations <= 300
 
 
