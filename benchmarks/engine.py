@@ -74,21 +74,22 @@ def leopard_playouts(seconds: float, seed: int) -> tuple[int, float]:
     return deals, time.perf_counter() - start
 
 
-def ismcts_rate(seconds: float, seed: int) -> tuple[int, float]:
+def ismcts_rate(seconds: float, seed: int, engine: str) -> tuple[int, float]:
     """ISMCTS iterations run from the first move of Leopard deals (the longest playouts) for
-    about ``seconds``; return (iterations, elapsed)."""
+    about ``seconds`` of CPU time, the search in ``engine`` (``python`` or ``core``); return
+    (iterations, CPU seconds)."""
     from patience.bots import IsmctsBot
 
     iterations = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deal = 0
-    while time.perf_counter() - start < seconds:
+    while time.process_time() - start < seconds:
         game = patience.new("leopard", deal=deal, deals=1)
-        bot = IsmctsBot(seed=seed, iterations=200)
+        bot = IsmctsBot(seed=seed, iterations=200 if engine == "python" else 5000, engine=engine)
         bot.choose(game.view(game.current_player()))
         iterations += bot.last_iterations
         deal += 1
-    return iterations, time.perf_counter() - start
+    return iterations, time.process_time() - start
 
 
 def leopard_table(seconds: float, seed: int) -> Table:
@@ -100,13 +101,14 @@ def leopard_table(seconds: float, seed: int) -> Table:
     table.add_row(
         "random playouts (whole deals)", str(deals), f"{elapsed:.1f}", f"{deals / elapsed:,.0f}"
     )
-    iterations, elapsed = ismcts_rate(seconds, seed)
-    table.add_row(
-        "ISMCTS iterations (first move)",
-        str(iterations),
-        f"{elapsed:.1f}",
-        f"{iterations / elapsed:,.0f}",
-    )
+    for engine in ("python", "core"):
+        iterations, elapsed = ismcts_rate(seconds, seed, engine)
+        table.add_row(
+            f"ISMCTS iterations (first move, {engine}, per CPU second)",
+            str(iterations),
+            f"{elapsed:.1f}",
+            f"{iterations / elapsed:,.0f}",
+        )
     return table
 
 
