@@ -50,7 +50,9 @@ def config_id(config: tuple[dict[str, Any], list[list[int]]]) -> str:
     return ",".join(f"{k}={v}" for k, v in options.items()) + f"+{len(history)}"
 
 
-def start(config: tuple[dict[str, Any], list[list[int]]], deal: int) -> tuple[Leopard, LeopardState]:
+def start(
+    config: tuple[dict[str, Any], list[list[int]]], deal: int
+) -> tuple[Leopard, LeopardState]:
     """The first position of a deal of the match ``config`` describes, as a search state (the
     play stops at the deal's end)."""
     options, history = config

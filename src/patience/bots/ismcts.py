@@ -128,8 +128,13 @@ class IsmctsBot(Bot):
         self.exploration = float(exploration)
         self.bias = float(bias)
         #: Playouts stop after this many moves and the state is scored by the game's
-        #: ``search_reward`` (None: play out to the end).
-        self.rollout_depth = rollout_depth
+        #: ``search_reward`` (None: play out to the end; ``off`` or 0 also say so, as text
+        #: parameters of the arena and the ladder do).
+        if isinstance(rollout_depth, str) and rollout_depth.strip().lower() in ("off", "none"):
+            rollout_depth = None
+        if rollout_depth is not None and int(rollout_depth) < 0:
+            raise BotError("ismcts needs a rollout_depth of 0 or more (0 or off: to the end)")
+        self.rollout_depth = None if not rollout_depth else int(rollout_depth)
         #: Iterations run for the last move (for benchmarks).
         self.last_iterations = 0
         #: The last search's nodes by key, kept only with ``keep_tree`` (for tests and
