@@ -1,6 +1,7 @@
 """How fast the engine plays: legal-move generation plus apply, per second, during random play.
 
-Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--seed N]`` (or ``make bench``).
+Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--seed N] [--leopard]`` (or ``make
+bench``); ``--leopard`` measures only Leopard's search speeds.
 
 For each registered game, random legal moves are played from deal 0, 1, 2, ... for about the
 given number of seconds; a game is restarted when it ends or after ``--cap`` moves (random play
@@ -45,7 +46,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the moves")
     parser.add_argument("--cap", type=int, default=500, help="moves per game at most")
+    parser.add_argument(
+        "--leopard", action="store_true", help="only Leopard's search speeds (Python and core)"
+    )
     args = parser.parse_args()
+    if args.leopard:
+        Console().print(leopard_table(args.seconds, args.seed))
+        return
     table = Table(title="Engine speed: legal_moves() + push() during random play")
     for column in ("game", "moves", "games", "seconds", "moves/s"):
         table.add_column(column, justify="left" if column == "game" else "right")
