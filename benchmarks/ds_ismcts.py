@@ -1,5 +1,5 @@
 """ISMCTS iterations per CPU second in Double Solitaire: the search in Python
-(``ismcts:core=0``) and in the compiled core (the default), on the same positions.
+(``ismcts:engine=python``) and in the compiled core (the default), on the same positions.
 
 Run: ``.venv/bin/python benchmarks/ds_ismcts.py [--deals N] [--iterations I]
 [--core-iterations J]``.
@@ -40,7 +40,9 @@ def rate(views: list[Mapping[str, Any]], iterations: int, core: bool) -> tuple[i
     """(iterations run, CPU seconds) of one search per view."""
     done, cpu = 0, 0.0
     for index, view in enumerate(views):
-        bot = bots.get("ismcts", seed=index, iterations=iterations, core=core)
+        bot = bots.get(
+            "ismcts", seed=index, iterations=iterations, engine="auto" if core else "python"
+        )
         start = time.process_time()
         bot.decide(view)
         cpu += time.process_time() - start

@@ -226,10 +226,10 @@ def test_core_search_spends_its_iterations_on_the_root() -> None:
         assert -0.03 * visits <= total <= visits
 
 
-@pytest.mark.parametrize("core", [True, False])
-def test_ismcts_in_the_core_or_not_plays_legal_moves(core: bool) -> None:
+@pytest.mark.parametrize("engine", ["auto", "core", "python"])
+def test_ismcts_in_the_core_or_not_plays_legal_moves(engine: str) -> None:
     game = patience.new("double-solitaire", deal=4, auto_stop=False)
-    players = [bots.get("ismcts", seed=seat, iterations=60, core=core) for seat in (0, 1)]
+    players = [bots.get("ismcts", seed=seat, iterations=60, engine=engine) for seat in (0, 1)]
     for _ in range(25):
         if game.is_over():
             break

@@ -10,6 +10,7 @@ pub mod game;
 pub mod key;
 pub mod klondike;
 pub mod leonis;
+pub mod leopard;
 pub mod moves;
 pub mod napoleon;
 pub mod options;
