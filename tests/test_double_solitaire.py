@@ -800,4 +800,8 @@ def test_search_charges_for_a_shuffle_and_plays_out_whole_turns() -> None:
     back = load({"a1": "Kd", "a2": "Th", "a3": "9c", "b1": "Qs"})
     assert back.rules.move_cost(back.state, Move.parse("a3-a2")) > 0  # a shuffle
     assert back.rules.move_cost(back.state, Move.parse("stock")) == 0.0
+    # The waste's card onto one's tableau turns up nothing either; onto a foundation is free.
+    waste = load({"a1": "Th", "a2": "Ah", "awaste": "2h 9c", "astock": "4h", "b1": "Qs"})
+    assert waste.rules.move_cost(waste.state, Move.parse("awaste-a1")) > 0
+    assert waste.rules.move_cost(waste.state, Move.parse("a2-f1")) == 0.0
     assert rules.playout_turns == 2

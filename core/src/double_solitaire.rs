@@ -460,13 +460,19 @@ impl Rules {
     }
 
     /// The engine's `move_cost`: a shuffle (a run between one's own tableau piles turning up
-    /// no card) costs a little.
+    /// no card) costs a little, and so does the waste's top card moved onto one's own tableau.
     pub fn move_cost(&self, state: &State, action: u32) -> f64 {
         let seat = state.turn as usize;
         let Some((source, target, count)) = card_move(action) else {
             return 0.0;
         };
-        if !tableau(seat).contains(&source) || !tableau(seat).contains(&target) {
+        if !tableau(seat).contains(&target) {
+            return 0.0;
+        }
+        if source == waste(seat) {
+            return SHUFFLE_COST;
+        }
+        if !tableau(seat).contains(&source) {
             return 0.0;
         }
         let turns_up = state.down[source] > 0 && count == state.up_count(source);
@@ -778,7 +784,7 @@ pub fn ismcts(
             rules.legal_actions(&world, &mut legal);
             // The game's no-repetition rule: no move back to a position of this walk. Only a
             // shuffle (a run between one's own tableau piles turning up no card: the moves
-            // with a cost) can repeat one; without the rule a shuffle and its reverse lead
+            // with a cost from a tableau pile) can repeat one; without the rule a shuffle and its reverse lead
             // back to the same node and its edges count twice in one iteration.
             // And a shuffle is searched only when it opens something (`Rules::opens`): the
             // rest only keep every option open, which tree search comes to prefer (the best
@@ -789,9 +795,14 @@ pub fn ismcts(
                 if rules.move_cost(&world, action) == 0.0 {
                     return true;
                 }
+                let source = card_move(action).expect("a card move").0;
+                if !tableau(mover).contains(&source) {
+                    // The waste's card onto the tableau: it cannot repeat a position.
+                    return true;
+                }
                 let mut after = world;
                 rules.apply(&mut after, action);
-                if !rules.opens(&after, mover, card_move(action).expect("a card move").0) {
+                if !rules.opens(&after, mover, source) {
                     return false;
                 }
                 after.information_key(&mut after_key);
