@@ -91,6 +91,18 @@ pub trait Adapter {
     fn won(&self, node: &Self::Node) -> bool;
     /// The children in order of promise, or the one safe step when `dominance` allows it.
     fn steps(&self, node: &Self::Node, dominance: bool, out: &mut Vec<Child<Self>>);
+
+    /// With restarts: when the depth-first search's table reaches its bound, empty it and start
+    /// the next run at once instead of giving up (the losses it held are proved again when
+    /// needed).
+    fn refill_full_table(&self) -> bool {
+        false
+    }
+
+    /// The most memory the nodes a staged search keeps may take.
+    fn staged_bytes(&self) -> usize {
+        STAGED_BYTES
+    }
     /// The engine moves of a step.
     fn moves(&self, node: &Self::Node, step: &Self::Step) -> Vec<Move>;
 }
@@ -478,6 +490,27 @@ pub fn depth_first<A: Adapter>(
                 }
             }
             if table {
+                if seen.len() >= budget.max_states
+                    && run_nodes.is_some()
+                    && adapter.refill_full_table()
+                {
+                    // Start the next run now, with an empty table (the frames on the stack
+                    // go, as at a restart; so does every proved loss).
+                    while let Some(frame) = stack.pop() {
+                        count_out(&mut on_path, frame.path);
+                        count_out(&mut layouts, frame.layout);
+                        spare.push(frame.steps);
+                        spare_keys.push(frame.canons);
+                    }
+                    largest = largest.max(seen.len());
+                    seen = Table::new();
+                    restart += 1;
+                    let run = run_nodes.expect("restarts");
+                    run_nodes = Some(run * 2);
+                    next_restart = Some(meter.nodes + run * 2);
+                    restarted = true;
+                    break;
+                }
                 if seen.len() >= budget.max_states {
                     let mut found = meter.result(Verdict::Unknown, MEMORY_BUDGET, Vec::new());
                     found.states = largest.max(seen.len());
@@ -606,7 +639,7 @@ pub fn staged<A: Adapter>(
     }
     let mut children: Vec<Child<A>> = Vec::new();
     // What one kept node costs: its record, and its entries in the table and the queue.
-    let most_records = STAGED_BYTES / (std::mem::size_of::<Record<A>>() + 64);
+    let most_records = adapter.staged_bytes() / (std::mem::size_of::<Record<A>>() + 64);
     for &(width, stage_nodes) in adapter.staged_tries() {
         let mut records: Vec<Record<A>> =
             vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
