@@ -369,6 +369,13 @@ class Rules(abc.ABC, Generic[S]):
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True
+    #: True when where a move takes every card depends only on cards shown before it, or else
+    #: shows in the sizes of the piles after it (a card turned up and then played at once):
+    #: a world replaying the moves then keeps track of every card once seen, which is how the
+    #: hints remember a stock turned through (:func:`patience.solve.hint.remembered_view`).
+    #: False (the default, and Leoni's Own, whose exiles weave through squared piles by
+    #: their ranks) keeps the hints to the view of the moment.
+    replay_tracks_cards: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         self.options: dict[str, OptionValue] = validate(

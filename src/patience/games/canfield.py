@@ -93,6 +93,8 @@ class Canfield(PileMoveRules[CanfieldState]):
     """Canfield (RULES.md): a squared reserve of 13, four tableau piles, foundations from the
     rank of the 14th card, round the corner."""
 
+    replay_tracks_cards = True
+
     name = "canfield"
     title = "Canfield"
     summary = (

@@ -60,6 +60,8 @@ def deal_layout(cards: list[Card], state_piles: dict[str, list[Card]]) -> dict[s
 class Klondike(PileMoveRules[KlondikeState]):
     """Klondike (RULES.md): seven piles, four foundations, a stock turned one or three at a time."""
 
+    replay_tracks_cards = True
+
     name = "klondike"
     title = "Klondike"
     summary = "Seven piles built down in alternating colours; free the aces and build up by suit."

@@ -31,6 +31,7 @@ __all__ = [
     "Hint",
     "has_hidden_cards",
     "hint",
+    "remembered_view",
 ]
 
 #: Worlds sampled per hint by default.
@@ -116,6 +117,106 @@ def has_hidden_cards(view: Mapping[str, Any]) -> bool:
     )
 
 
+def remembered_view(game: Game) -> dict[str, Any]:
+    """The player's view now, with every hidden card the player has seen before named where it
+    lies now: what a player who remembers the game knows (docs/solving.md, "Hints").
+
+    A card seen face up once stays known wherever the moves take it (a Klondike stock turned
+    through once and recycled is known card by card). Worked out from the views of the
+    positions of the game so far (``Rules.view_json`` of each) and the moves played, never
+    from a hidden card: a world dealt from the first view is replayed move by move, and each
+    time a view shows a card the world had not shown before, the world takes it by swapping
+    two cards no view has shown yet (a swap of two such cards changes nothing that anything
+    so far depended on). Where the world's piles stop matching the view (a game whose moves
+    depend on the identity of a hidden card, such as Leoni's Own's exiles), the memory starts
+    afresh from that view. Moves undone are forgotten: only the moves that led here count.
+    """
+    rules = game.rules
+    steps = game._stack  # the package's own game: the states before each move
+    now = dict(game.view(0))
+    if not steps or not rules.replay_tracks_cards:
+        return now
+    views = [rules.view_json(step.before, 0) for step in steps]
+    views.append(now)
+    rng = random.Random(0)  # which unseen card fills which place does not matter: see below
+    world, known = _world_from(rules, views[0], rng)
+    for step, view in zip(steps, views[1:], strict=True):
+        try:
+            after, _ = rules.perform(world, step.move)
+        except Exception:  # the world cannot follow the game: start afresh from the view
+            after = None
+        if after is None or not _take_view(after := after.copy(), view, known):
+            after, known = _world_from(rules, view, rng)
+        world = after
+    # Only the cards some view has shown are named; the others keep their null, and the world's
+    # random choice for them is dropped, so the answer depends on the views alone.
+    piles = {}
+    for name, pile in now["piles"].items():
+        cards = world.piles[name]
+        down = len(pile.get("down", []))
+        shown = [*pile.get("down", []), *pile.get("up", [])]
+        named = [
+            str(card) if seen is None and card in known else seen
+            for card, seen in zip(cards, shown, strict=True)
+        ]
+        piles[name] = {**pile, "down": named[:down], "up": named[down:]}
+    now["piles"] = piles
+    return now
+
+
+def _world_from(
+    rules: Rules[Any], view: Mapping[str, Any], rng: random.Random
+) -> tuple[State, set[int]]:
+    """A world dealt from ``view`` and the set of its cards the view shows."""
+    world = rules.sample_state(view, rng)
+    known: set[int] = set()
+    _take_view(world, view, known)
+    return world, known
+
+
+def _take_view(world: State, view: Mapping[str, Any], known: set[int]) -> bool:
+    """Make ``world`` show what ``view`` shows by swapping cards not yet ``known`` (no earlier
+    view showed them), then add the cards it shows to ``known``. False (``world`` half
+    changed) when it cannot: the piles differ in size, or a known card is not where the view
+    shows it."""
+    places: list[tuple[str, int, str]] = []
+    for name, pile in view["piles"].items():
+        down = pile.get("down", [])
+        shown = [*down, *pile.get("up", [])]
+        if len(world.piles[name]) != len(shown) or world.down[name] != len(down):
+            return False
+        places.extend((name, index, card) for index, card in enumerate(shown) if card is not None)
+    wrong = [
+        (name, index, card) for name, index, card in places if str(world.piles[name][index]) != card
+    ]
+    if wrong:
+        shown_here = {(name, index): card for name, index, card in places}
+        # Where each unknown card that is not already where a view shows it lies, by face.
+        spare: dict[str, list[tuple[str, int]]] = {}
+        for name, cards in world.piles.items():
+            for index, card in enumerate(cards):
+                if card not in known and shown_here.get((name, index)) != str(card):
+                    spare.setdefault(str(card), []).append((name, index))
+        for name, index, card in wrong:
+            here = world.piles[name][index]
+            if str(here) == card:
+                continue  # a swap before this one brought the card
+            if here in known or not spare.get(card):
+                return False
+            other_name, other_index = spare[card].pop()
+            there = world.piles[other_name][other_index]
+            world.piles[name][index], world.piles[other_name][other_index] = there, here
+            # The card moved away is unknown and now lies where ``there`` lay.
+            if shown_here.get((other_name, other_index)) != str(here):
+                spare.setdefault(str(here), []).append((other_name, other_index))
+            spare[str(here)] = [
+                place for place in spare.get(str(here), []) if place != (name, index)
+            ]
+    for name, index, _ in places:
+        known.add(world.piles[name][index])
+    return True
+
+
 def hint(
     game: Game,
     *,
@@ -153,6 +254,8 @@ def hint(
         reason += f": {outcome['reason']})" if outcome.get("reason") else ")"
         return Hint(None, 1.0 if outcome["result"] == "won" else 0.0, 0, True, reason=reason)
     legal = [Move.from_json(data) for data in view["legal_moves"]]
+    # What the player knows: the view, and every card seen before where it has gone since.
+    view = remembered_view(game)
     from . import default_engine  # the package imports this module: import it when used
 
     if default_engine(game.name) == "python":
