@@ -377,6 +377,14 @@ class Rules(abc.ABC, Generic[S]):
     #: their ranks) keeps the hints to the view of the moment.
     replay_tracks_cards: ClassVar[bool] = False
 
+    def lasting_marks(self, state: S) -> Hashable | None:
+        """Counts that the moves of this game only ever change one way (cards leaving a stock
+        that none go back to, cards turned face up), so that two states whose marks differ
+        can never be the same position again: a search told which past positions it may not
+        recreate need only those with the marks of its own. None (the default): no such
+        counts are known, every past position counts."""
+        return None
+
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         self.options: dict[str, OptionValue] = validate(
             self.option_specs, dict(options or {}), self.name

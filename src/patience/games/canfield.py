@@ -95,6 +95,11 @@ class Canfield(PileMoveRules[CanfieldState]):
 
     replay_tracks_cards = True
 
+    def lasting_marks(self, state: CanfieldState) -> tuple[int, int]:
+        """Cards of the stock and waste, and of the reserve: they leave, never come back."""
+        talon = len(state.piles["stock"]) + len(state.piles["waste"])
+        return (talon, len(state.piles["reserve"]))
+
     name = "canfield"
     title = "Canfield"
     summary = (
