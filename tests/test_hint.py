@@ -20,12 +20,14 @@ from patience.cli.web import hint_json
 from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app
-from patience.solve import Hint, hint, solve
+from patience.solve import Hint, hint, solve, solve_state
 from patience.solve.hint import (
     _progress,
     _racing,
+    _remember,
     _Tally,
     _undoing,
+    _world_past,
     has_hidden_cards,
     remembered_view,
 )
@@ -196,6 +198,37 @@ def test_every_card_remembered_is_where_the_memory_puts_it(
                         assert card in (seen, real)
                         named += seen is None and card is not None
     assert named > 100  # the stock passed through is remembered
+
+
+def test_each_world_gets_the_past_of_its_game() -> None:
+    """The memory's past shows the views the game went through, ends with the position now,
+    and renamed into a sampled world ends with that world; a search given a past does not
+    recreate it."""
+    game = patience.new("klondike", deal=9, draw=3)
+    rng = random.Random(9)
+    for _ in range(40):
+        game.push(rng.choice(game.legal_moves()))
+    memory = _remember(game)
+    rules = game.rules
+    seen = [rules.view_json(step.before, 0) for step in game._stack] + [
+        rules.view_json(game.state, 0)
+    ]
+    assert len(memory.past) > 1
+    assert all(rules.view_json(state, 0) in seen for state in memory.past)
+    assert rules.view_json(memory.past[-1], 0) == seen[-1]
+    marks = rules.lasting_marks(game.state)
+    assert all(rules.lasting_marks(state) == marks for state in memory.past)
+    world = rules.sample_state(memory.view, random.Random(1))
+    past = _world_past(memory.past, world)
+    assert past[-1].piles == world.piles
+    assert [rules.view_json(state, 0) for state in past] == [
+        rules.view_json(state, 0) for state in memory.past
+    ]
+    # A won position whose every position one move on is in the past is no longer won.
+    won = undo_game()
+    after = [won.rules.perform(won.state, move)[0] for move in won.legal_moves()]
+    assert solve_state(won.rules, won.state, nodes=5000).result == "won"
+    assert solve_state(won.rules, won.state, past=after, nodes=5000).result != "won"
 
 
 def test_games_whose_moves_depend_on_hidden_cards_remember_nothing() -> None:
