@@ -150,7 +150,7 @@ class _Memory:
 def _remember(game: Game) -> _Memory:
     rules = game.rules
     steps = game._stack  # the package's own game: the states before each move
-    now = dict(game.view(0))
+    now: dict[str, Any] = dict(game.view(0))
     if not steps or not rules.replay_tracks_cards:
         return _Memory(now, [])
     views = [rules.view_json(step.before, 0) for step in steps]
@@ -258,13 +258,13 @@ def _take_view(
             for index, card in enumerate(cards):
                 if card not in known and shown_here.get((name, index)) != str(card):
                     spare.setdefault(str(card), []).append((name, index))
-        for name, index, card in wrong:
+        for name, index, face in wrong:
             here = world.piles[name][index]
-            if str(here) == card:
+            if str(here) == face:
                 continue  # a swap before this one brought the card
-            if here in known or not spare.get(card):
+            if here in known or not spare.get(face):
                 return False
-            other_name, other_index = spare[card].pop()
+            other_name, other_index = spare[face].pop()
             there = world.piles[other_name][other_index]
             world.piles[name][index], world.piles[other_name][other_index] = there, here
             if swaps is not None:
@@ -310,7 +310,7 @@ def hint(
     if (seconds is not None and seconds <= 0) or (nodes is not None and nodes < 1):
         raise ValueError("a hint's budget must be positive: seconds > 0, nodes >= 1")
     started = time.perf_counter()
-    view = game.view(0)
+    view: Mapping[str, Any] = game.view(0)
     outcome = view["outcome"]
     if outcome["result"] != "ongoing":
         reason = f"the game is over ({outcome['result']}"
