@@ -7,7 +7,8 @@ run (finished or not).
 
 Each game is one JSON line (as the arena's games, with ``counts``); the last line sums up: A's
 win rate with its 95% Wilson interval, A's CPU seconds a move, moves a game, and over A's
-decisions (moves with a choice):
+decisions (moves with a choice), and B's CPU seconds a move (``b_cpu_per_move``, from the
+games' ``b_cpu`` and ``b_decisions``):
 
 - ``raise_rival``: Leopard plays that raise a rival's square's value (``raise_rival_own_gain``:
   those made while a play in its own square would have raised its own);
@@ -86,6 +87,7 @@ def play_pair(
         game = Game.create(rules, deal=deal)
         counts: Counter[str] = Counter()
         cpu = 0.0
+        b_cpu, b_decisions = 0.0, 0
         while not game.is_over():
             seat = game.current_player()
             view = game.view(seat)
@@ -95,6 +97,9 @@ def play_pair(
                 cpu += time.process_time() - start
                 counts["decisions"] += 1
                 counts += weak_plays(rules, game, seat, move)
+            elif len(view["legal_moves"]) > 1:
+                b_cpu += time.process_time() - start
+                b_decisions += 1
             game.push(move)
         outcome = game.outcome()
         scores = list(outcome.scores or ())
@@ -110,6 +115,8 @@ def play_pair(
                 "a_won": won,
                 "moves": len(game.move_stack),
                 "a_cpu": round(cpu, 3),
+                "b_cpu": round(b_cpu, 3),
+                "b_decisions": b_decisions,
                 "counts": dict(counts),
             }
         )
@@ -128,6 +135,11 @@ def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         "a_win_rate": [round(rate.mean, 3), round(rate.low, 3), round(rate.high, 3)],
         "a_mean_margin": round(sum(g["a_margin"] for g in games) / len(games), 2),
         "a_cpu_per_move": round(sum(g["a_cpu"] for g in games) / max(counts["decisions"], 1), 3),
+        "b_cpu_per_move": round(
+            sum(g.get("b_cpu", 0.0) for g in games)
+            / max(sum(g.get("b_decisions", 0) for g in games), 1),
+            3,
+        ),
         "moves_per_game": round(sum(g["moves"] for g in games) / len(games), 1),
         "counts": dict(counts),
     }

@@ -1,6 +1,7 @@
 """How fast the engine plays: legal-move generation plus apply, per second, during random play.
 
-Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--seed N]`` (or ``make bench``).
+Run: ``.venv/bin/python benchmarks/engine.py [--seconds S] [--seed N] [--leopard]`` (or ``make
+bench``); ``--leopard`` measures only Leopard's search speeds.
 
 For each registered game, random legal moves are played from deal 0, 1, 2, ... for about the
 given number of seconds; a game is restarted when it ends or after ``--cap`` moves (random play
@@ -45,7 +46,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per game (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the moves")
     parser.add_argument("--cap", type=int, default=500, help="moves per game at most")
+    parser.add_argument(
+        "--leopard", action="store_true", help="only Leopard's search speeds (Python and core)"
+    )
     args = parser.parse_args()
+    if args.leopard:
+        Console().print(leopard_table(args.seconds, args.seed))
+        return
     table = Table(title="Engine speed: legal_moves() + push() during random play")
     for column in ("game", "moves", "games", "seconds", "moves/s"):
         table.add_column(column, justify="left" if column == "game" else "right")
@@ -74,21 +81,22 @@ def leopard_playouts(seconds: float, seed: int) -> tuple[int, float]:
     return deals, time.perf_counter() - start
 
 
-def ismcts_rate(seconds: float, seed: int) -> tuple[int, float]:
+def ismcts_rate(seconds: float, seed: int, engine: str) -> tuple[int, float]:
     """ISMCTS iterations run from the first move of Leopard deals (the longest playouts) for
-    about ``seconds``; return (iterations, elapsed)."""
+    about ``seconds`` of CPU time, the search in ``engine`` (``python`` or ``core``); return
+    (iterations, CPU seconds)."""
     from patience.bots import IsmctsBot
 
     iterations = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deal = 0
-    while time.perf_counter() - start < seconds:
+    while time.process_time() - start < seconds:
         game = patience.new("leopard", deal=deal, deals=1)
-        bot = IsmctsBot(seed=seed, iterations=200)
+        bot = IsmctsBot(seed=seed, iterations=200 if engine == "python" else 5000, engine=engine)
         bot.choose(game.view(game.current_player()))
         iterations += bot.last_iterations
         deal += 1
-    return iterations, time.perf_counter() - start
+    return iterations, time.process_time() - start
 
 
 def leopard_table(seconds: float, seed: int) -> Table:
@@ -100,13 +108,14 @@ def leopard_table(seconds: float, seed: int) -> Table:
     table.add_row(
         "random playouts (whole deals)", str(deals), f"{elapsed:.1f}", f"{deals / elapsed:,.0f}"
     )
-    iterations, elapsed = ismcts_rate(seconds, seed)
-    table.add_row(
-        "ISMCTS iterations (first move)",
-        str(iterations),
-        f"{elapsed:.1f}",
-        f"{iterations / elapsed:,.0f}",
-    )
+    for engine in ("python", "core"):
+        iterations, elapsed = ismcts_rate(seconds, seed, engine)
+        table.add_row(
+            f"ISMCTS iterations (first move, {engine}, per CPU second)",
+            str(iterations),
+            f"{elapsed:.1f}",
+            f"{iterations / elapsed:,.0f}",
+        )
     return table
 
 

@@ -145,6 +145,43 @@ def test_cli_arena_json() -> None:
     assert "win rate" in table.output
 
 
+def test_cli_arena_takes_bots_with_parameters() -> None:
+    runner = CliRunner()
+    seats = "ismcts:iterations=30;rollout_depth=off,greedy"
+    args = ["arena", "leopard", "--seats", seats, "--pairs", "1", "--json"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [b["name"] for b in data["bots"]] == ["ismcts:iterations=30;rollout_depth=off", "greedy"]
+    bad = runner.invoke(main, ["arena", "leopard", "--seats", "ismcts:depth=3,greedy"])
+    assert bad.exit_code != 0
+    assert "depth" in bad.output
+
+
+def test_ismcts_engines() -> None:
+    """Leopard's and Double Solitaire's searches run in the core unless told otherwise; both
+    engines play from the view; a wrong engine, or a kept tree in the core, is refused."""
+    from patience.bots.ismcts import IsmctsBot
+
+    game = patience.new("leopard", deal=2, deals=1)
+    view = game.view(game.current_player())
+    for engine in ("auto", "core", "python"):
+        bot = IsmctsBot(seed=1, iterations=60, engine=engine)
+        assert game.is_legal(bot.choose(view))
+        assert 0 < bot.last_iterations <= 60
+    with pytest.raises(BotError, match="engine"):
+        IsmctsBot(engine="gpu")
+    with pytest.raises(BotError, match="keep_tree"):
+        IsmctsBot(engine="core", keep_tree=True)
+    with pytest.raises(BotError, match="does not search"):
+        IsmctsBot(engine="core", iterations=5).choose(patience.new("klondike", deal=1).view(0))
+    # Double Solitaire searches in the core too (tests/test_core_double_solitaire.py).
+    solitaire = patience.new("double-solitaire", deal=1)
+    bot = IsmctsBot(seed=1, iterations=60, engine="core")
+    assert solitaire.is_legal(bot.choose(solitaire.view(solitaire.current_player())))
+    assert 0 < bot.last_iterations <= 60
+
+
 def test_cli_arena_for_a_game_without_deals() -> None:
     """Double Solitaire has no deals option: the arena must not pass deals=1 to it."""
     runner = CliRunner()

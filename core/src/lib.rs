@@ -5,10 +5,12 @@
 pub mod accordion;
 pub mod canfield;
 pub mod clock;
+pub mod double_solitaire;
 pub mod game;
 pub mod key;
 pub mod klondike;
 pub mod leonis;
+pub mod leopard;
 pub mod moves;
 pub mod napoleon;
 pub mod options;
@@ -18,3 +20,5 @@ pub mod table;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_double_solitaire;

@@ -12,6 +12,7 @@ use crate::canfield::Canfield;
 use crate::game::Game;
 use crate::klondike::Klondike;
 use crate::leonis::LeonisOwn;
+use crate::leopard;
 use crate::moves::Parts;
 use crate::napoleon::Napoleon;
 use crate::options::Options;
@@ -40,7 +41,7 @@ fn py_parts(state: Parts) -> PyParts {
 }
 
 /// Run `work` and turn a panic into a RuntimeError.
-fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub(crate) fn guarded<T>(work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(work)) {
         Ok(result) => result,
         Err(panic) => {
@@ -251,6 +252,176 @@ fn keys(
     })
 }
 
+/// A Leopard state as Python passes it: the stock (faces, bottom first), the hands, the squares
+/// (per side nine cells of layers `face | DOWN | seat << SEAT_SHIFT`, bottom first), the
+/// discards, and the numbers dealer, turn, phase, asker (-1: none), deal index, deals scored,
+/// then the totals by side.
+type LeopardParts = (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<Vec<u16>>>, Vec<u8>, Vec<i64>);
+/// The same parts as the core gives them back (cards as numbers, not bytes, in Python).
+type LeopardOut = (Vec<u16>, Vec<Vec<u16>>, Vec<Vec<Vec<u16>>>, Vec<u16>, Vec<i64>);
+/// What a Leopard search answers: the root's edges (action, visits, summed reward, bias), the
+/// iterations run and the nodes made.
+type LeopardSearched = (Vec<(u16, u32, f64, f64)>, u64, usize);
+/// Leopard's options: players, deals (None: off), target (None: off).
+type LeopardOptions = (usize, Option<u32>, Option<i32>);
+
+fn leopard_rules(options: LeopardOptions) -> PyResult<leopard::Rules> {
+    leopard::Rules::new(options.0, options.1, options.2).map_err(PyValueError::new_err)
+}
+
+fn leopard_state(rules: &leopard::Rules, state: &LeopardParts) -> PyResult<leopard::State> {
+    rules.state(&state.0, &state.1, &state.2, &state.3, &state.4).map_err(PyValueError::new_err)
+}
+
+fn leopard_parts(rules: &leopard::Rules, state: &leopard::State) -> LeopardOut {
+    let cards = |faces: &[u8]| faces.iter().map(|&f| u16::from(f)).collect::<Vec<_>>();
+    let squares = (0..rules.sides)
+        .map(|side| (0..9).map(|index| state.cell(side * 9 + index)).collect())
+        .collect();
+    (
+        cards(state.stock()),
+        (0..rules.players).map(|seat| cards(state.hand(seat))).collect(),
+        squares,
+        cards(state.discards()),
+        rules.numbers(state),
+    )
+}
+
+/// Leopard's legal actions in a state (in the order of the engine's legal moves).
+#[pyfunction]
+fn leopard_actions(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<u16>> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        let mut out = Vec::new();
+        rules.actions(&state, &mut out);
+        Ok(out)
+    })
+}
+
+/// The Leopard state after a legal `action`.
+#[pyfunction]
+fn leopard_apply(
+    options: LeopardOptions,
+    state: LeopardParts,
+    action: u16,
+) -> PyResult<LeopardOut> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let mut state = leopard_state(&rules, &state)?;
+        let mut legal = Vec::new();
+        rules.actions(&state, &mut legal);
+        if !legal.contains(&action) {
+            return Err(PyValueError::new_err(format!("action {action} is not legal here")));
+        }
+        rules.apply(&mut state, action);
+        Ok(leopard_parts(&rules, &state))
+    })
+}
+
+/// The playout policy's choices in a Leopard state (one of them is taken at random).
+#[pyfunction]
+fn leopard_rollout_choices(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<u16>> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        let mut out = Vec::new();
+        if !rules.is_terminal(&state) {
+            rules.rollout_choices(&state, &mut out);
+        }
+        Ok(out)
+    })
+}
+
+/// Each seat's search reward in a Leopard state.
+#[pyfunction]
+fn leopard_rewards(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<f64>> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        let mut out = [0.0; 4];
+        rules.rewards(&state, &mut out);
+        Ok(out[..rules.players].to_vec())
+    })
+}
+
+/// The hash of what `observer` knows of a Leopard deal (the search's node key).
+#[pyfunction]
+fn leopard_key(options: LeopardOptions, state: LeopardParts, observer: usize) -> PyResult<u64> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        if observer >= rules.players {
+            return Err(PyValueError::new_err(format!("seat {observer} does not exist")));
+        }
+        Ok(rules.information_key(&state, observer))
+    })
+}
+
+/// A world dealt again from what `seat` knows of a Leopard state: the cards it does not see
+/// shuffled among the places it does not see.
+#[pyfunction]
+fn leopard_deal(
+    options: LeopardOptions,
+    state: LeopardParts,
+    seat: usize,
+    seed: u64,
+) -> PyResult<LeopardOut> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        if seat >= rules.players {
+            return Err(PyValueError::new_err(format!("seat {seat} does not exist")));
+        }
+        let unseen = leopard::Unseen::new(&rules, &state, seat);
+        let mut pool = Vec::new();
+        let world = unseen.deal(&rules, &state, &mut leopard::Rng::new(seed), &mut pool);
+        Ok(leopard_parts(&rules, &world))
+    })
+}
+
+/// The root's edges after an ISMCTS search by `seat` from a Leopard world dealt from its view:
+/// (action, visits, summed reward, bias) per move tried, the iterations run, the nodes made.
+/// The search runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (options, state, seat, iterations, seconds, exploration, bias, rollout_depth, seed))]
+#[allow(clippy::too_many_arguments)]
+fn leopard_ismcts(
+    py: Python<'_>,
+    options: LeopardOptions,
+    state: LeopardParts,
+    seat: usize,
+    iterations: u64,
+    seconds: Option<f64>,
+    exploration: f64,
+    bias: f64,
+    rollout_depth: Option<u32>,
+    seed: u64,
+) -> PyResult<LeopardSearched> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        if seat >= rules.players || state.turn as usize != seat || rules.is_terminal(&state) {
+            return Err(PyValueError::new_err(format!("it is not seat {seat}'s turn")));
+        }
+        let params = leopard::Params {
+            iterations: iterations.max(1),
+            seconds,
+            exploration,
+            bias,
+            rollout_depth,
+        };
+        let found = py.allow_threads(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                leopard::ismcts(&rules, &state, seat, &params, &mut leopard::Rng::new(seed))
+            }))
+        });
+        let found =
+            found.map_err(|_| PyRuntimeError::new_err("internal error in the search core"))?;
+        Ok((found.edges, found.iterations, found.nodes))
+    })
+}
+
 /// Names of the games the core solves.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
@@ -265,6 +436,14 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(steps, module)?)?;
     module.add_function(wrap_pyfunction!(keys, module)?)?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_actions, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_apply, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_rollout_choices, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_rewards, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_key, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_deal, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_ismcts, module)?)?;
+    crate::python_double_solitaire::register(module)?;
     module.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

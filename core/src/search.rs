@@ -57,6 +57,11 @@ pub trait Adapter {
     fn first_share(&self) -> f64 {
         FIRST_SHARE
     }
+    /// Whether the solver's last depth-first part goes on from the first part's proved losses
+    /// and restarts ([`Carry`]) instead of starting afresh.
+    fn carry_table(&self) -> bool {
+        false
+    }
     /// [`staged_beam`] ends a stage after this many layers without a better score.
     fn beam_patience(&self) -> usize {
         10
@@ -297,6 +302,33 @@ pub fn depth_first<A: Adapter>(
     table: bool,
     interrupt: &mut dyn FnMut() -> bool,
 ) -> SearchResult {
+    depth_first_carried(adapter, root, budget, history, dominance, table, interrupt, None)
+}
+
+/// What a depth-first search that ran out of budget hands to the next one from the same root
+/// (`solver_search`'s last part): its table, holding only states proved lost (the states on its
+/// stack are taken out, as at a restart), and where its restarts stood. The next search goes on
+/// as if it restarted: sound for the same reason restarts are (docs/solving.md, "Restarts").
+#[derive(Default)]
+pub struct Carry {
+    seen: Option<Table>,
+    restart: u32,
+    run_nodes: Option<u64>,
+}
+
+/// [`depth_first`], starting from the table and restarts a `carry` holds (if any), and leaving
+/// its own in it when a budget runs out.
+#[allow(clippy::too_many_arguments)]
+pub fn depth_first_carried<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    dominance: bool,
+    table: bool,
+    interrupt: &mut dyn FnMut() -> bool,
+    mut carry: Option<&mut Carry>,
+) -> SearchResult {
     let mut meter = Meter::new(budget, interrupt);
     let mut scratch = Scratch::default();
     if adapter.won(root) {
@@ -320,6 +352,15 @@ pub fn depth_first<A: Adapter>(
     let mut restart: u32 = 0;
     let mut run_nodes = if table { adapter.restart_nodes() } else { None };
     let mut next_restart = run_nodes.map(|nodes| adapter.first_run_nodes().unwrap_or(nodes));
+    if let Some(carried) = carry.as_deref_mut().filter(|_| table) {
+        if let Some(kept) = carried.seen.take() {
+            // Go on from an earlier search's proved losses, as after a restart.
+            seen = kept;
+            restart = carried.restart + 1;
+            run_nodes = carried.run_nodes.map(|run| run * 2);
+            next_restart = run_nodes;
+        }
+    }
 
     let root_canon = scratch.canonical(adapter, root);
     let root_path = scratch.path(adapter, root);
@@ -466,6 +507,18 @@ pub fn depth_first<A: Adapter>(
             if let Some(why) = meter.expand() {
                 let mut found = meter.result(Verdict::Unknown, why, Vec::new());
                 found.states = largest.max(seen.len());
+                if let Some(carried) = carry.as_deref_mut().filter(|_| table) {
+                    // Keep only what is proved lost: the states on the stack are not.
+                    while let Some(frame) = stack.pop() {
+                        match frame.old {
+                            None => seen.remove(frame.canon),
+                            Some(old) => seen.insert(frame.canon, old),
+                        };
+                    }
+                    carried.seen = Some(std::mem::take(&mut seen));
+                    carried.restart = restart;
+                    carried.run_nodes = run_nodes;
+                }
                 return found;
             }
             if let (Some(at), Some(run)) = (next_restart, run_nodes) {
@@ -975,8 +1028,11 @@ pub fn solver_search<A: Adapter>(
         why: "",
         states: 0,
     };
+    // The last depth-first part goes on from the first one's proved losses.
+    let mut carry = Carry::default();
+    let mut carried = adapter.carry_table().then_some(&mut carry);
     if bounded {
-        let found = depth_first(
+        let found = depth_first_carried(
             adapter,
             root,
             slice(budget, adapter.first_share(), None),
@@ -984,6 +1040,7 @@ pub fn solver_search<A: Adapter>(
             true,
             true,
             interrupt,
+            carried.as_deref_mut(),
         );
         if found.verdict != Verdict::Unknown || found.why == INTERRUPTED {
             return found;
@@ -1005,6 +1062,6 @@ pub fn solver_search<A: Adapter>(
     if rest.nodes == Some(0) || rest.seconds == Some(0.0) {
         return spent;
     }
-    let found = depth_first(adapter, root, rest, history, true, true, interrupt);
+    let found = depth_first_carried(adapter, root, rest, history, true, true, interrupt, carried);
     add_spent(found, &spent)
 }

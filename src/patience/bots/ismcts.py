@@ -15,6 +15,10 @@ playout policy (``Rules.rollout_action``) and each seat's reward (``Rules.search
 result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up. The move played
 is the root's most visited one (the "robust child"); the search stops early once no other move
 can catch up.
+
+Leopard's search runs in the compiled core (:mod:`patience.bots.leopard_core`: the same loop
+over the same rules, proved equal by tests/test_core_leopard.py) when it is built, with its own
+default budget of :data:`CORE_ITERATIONS`; ``engine="python"`` runs this module's loop instead.
 """
 
 from __future__ import annotations
@@ -25,14 +29,22 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..engine import Rules
+from ..games.leopard import Leopard
 from ..moves import Move
+from . import leopard_core
 from .base import Bot, BotError, register
 
-__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "IsmctsBot"]
+__all__ = ["CORE_ITERATIONS", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "ENGINES", "IsmctsBot"]
 
 #: Iterations per move by default: under one second a move for Leopard on the development
 #: machine (docs/bots.md has the measurements).
 DEFAULT_ITERATIONS = 1300
+#: Iterations per move by default when the search runs in the compiled core (Leopard): no more
+#: CPU a move than the Python loop's default (docs/bots.md has the measurements).
+CORE_ITERATIONS = 20000
+#: Where the search runs: ``auto`` (the compiled core for the games it searches, else Python),
+#: ``core`` (the compiled core, or an error) or ``python``.
+ENGINES = ("auto", "core", "python")
 #: Playouts are cut after this many moves and scored by the game's ``evaluate``: shorter, less
 #: noisy playouts bought more strength than full ones in Leopard (docs/bots.md).
 DEFAULT_ROLLOUT_DEPTH = 12
@@ -79,7 +91,9 @@ class IsmctsBot(Bot):
     ``exploration`` is UCB1's constant (rewards lie in [0, 1]); ``bias`` weighs the progressive
     bias (the one-ply evaluation of a move, worth ``bias / (visits + 1)``); ``rollout_depth``
     cuts playouts (None: play to the end); ``keep_tree`` keeps the last search's nodes in
-    :attr:`last_tree`.
+    :attr:`last_tree` (the Python loop only); ``engine`` says where the search runs
+    (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
+    :data:`CORE_ITERATIONS` in the core, :data:`DEFAULT_ITERATIONS` in Python.
     """
 
     name = "ismcts"
@@ -88,25 +102,39 @@ class IsmctsBot(Bot):
     def __init__(
         self,
         seed: int | str | None = None,
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
         bias: float = 1.0,
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         keep_tree: bool = False,
+        engine: str = "auto",
     ) -> None:
         super().__init__(seed)
-        if int(iterations) < 1:
+        if iterations is not None and int(iterations) < 1:
             raise BotError("ismcts needs iterations of 1 or more")
+        if engine not in ENGINES:
+            raise BotError(f"ismcts's engine is one of {', '.join(ENGINES)}, not {engine!r}")
+        if engine == "core" and not leopard_core.available():
+            raise BotError("ismcts: the compiled core (patience._core) is not built here")
+        if engine == "core" and keep_tree:
+            raise BotError("ismcts: keep_tree needs engine=python (the core keeps no tree)")
         if seconds is not None and float(seconds) <= 0:
             raise BotError("ismcts needs seconds above 0 (or none, to count iterations)")
-        self.iterations = int(iterations)
+        #: The iterations a move (None: the default of the engine that searches).
+        self.iterations = None if iterations is None else int(iterations)
+        self.engine = engine
         self.seconds = None if seconds is None else float(seconds)
         self.exploration = float(exploration)
         self.bias = float(bias)
         #: Playouts stop after this many moves and the state is scored by the game's
-        #: ``search_reward`` (None: play out to the end).
-        self.rollout_depth = rollout_depth
+        #: ``search_reward`` (None: play out to the end; ``off`` or 0 also say so, as text
+        #: parameters of the arena and the ladder do).
+        if isinstance(rollout_depth, str) and rollout_depth.strip().lower() in ("off", "none"):
+            rollout_depth = None
+        if rollout_depth is not None and int(rollout_depth) < 0:
+            raise BotError("ismcts needs a rollout_depth of 0 or more (0 or off: to the end)")
+        self.rollout_depth = None if not rollout_depth else int(rollout_depth)
         #: Iterations run for the last move (for benchmarks).
         self.last_iterations = 0
         #: The last search's nodes by key, kept only with ``keep_tree`` (for tests and
@@ -126,17 +154,74 @@ class IsmctsBot(Bot):
         after = rules.apply_action(world, action)
         return self.bias * (rules.search_reward(after, player) - 0.5)
 
+    def _in_core(self, rules: Rules[Any]) -> bool:
+        """Whether this search runs in the compiled core (Leopard, unless told otherwise)."""
+        if self.engine == "python" or self.keep_tree:
+            return False
+        if not isinstance(rules, Leopard):
+            if self.engine == "core":
+                raise BotError(f"ismcts: the compiled core does not search {rules.name}")
+            return False
+        return leopard_core.available()
+
+    def _decide_in_core(self, rules: Leopard, view: Mapping[str, Any], moves: list[Move]) -> Move:
+        """The same search in the compiled core, from a world dealt from the view."""
+        rng = self.rng
+        seat = int(view["seat"])
+        world = rules.sample_state(view, rng)
+        edges, done, _ = leopard_core.search(
+            rules,
+            world,
+            seat,
+            iterations=CORE_ITERATIONS if self.iterations is None else self.iterations,
+            seconds=self.seconds,
+            exploration=self.exploration,
+            bias=self.bias,
+            rollout_depth=self.rollout_depth,
+            seed=rng.getrandbits(64),
+        )
+        root = _Node(seat)
+        for action, visits, total, bias in edges:
+            edge = root.edges[rules.action_to_move(world, action)] = _Edge(bias, 0.0)
+            edge.visits, edge.total = visits, total
+        self.last_iterations = done
+        self.last_tree = {}
+        return self._robust(root, moves, rng.random())
+
     def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]
         rules = self.rules_for(view)
+        # Double Solitaire searches in the core through its rules (Rules.native_ismcts: the
+        # same algorithm, core/src/double_solitaire.rs; None when the core is not built).
+        native = getattr(rules, "native_ismcts", None)
+        if native is not None and self.engine != "python" and not self.keep_tree:
+            found = native(
+                view,
+                self.rng,
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                bias=self.bias,
+            )
+            if found is not None:
+                self.last_iterations, stats = found
+                summary = _Node(int(view["seat"]))
+                for move, visits, total, bias in stats:
+                    summary.edges[move] = edge = _Edge(bias, 0.0)
+                    edge.visits, edge.total = visits, total
+                self.last_tree = {}
+                return self._robust(summary, moves, self.rng.random())
+        if self._in_core(rules):
+            assert isinstance(rules, Leopard)
+            return self._decide_in_core(rules, view, moves)
         seat = int(view["seat"])
         rng = self.rng
         tree: dict[Hashable, _Node] = {}
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        budget = self.iterations
+        budget = DEFAULT_ITERATIONS if self.iterations is None else self.iterations
         done = 0
         root: _Node | None = None
         while done < budget if deadline is None else time.perf_counter() < deadline:

@@ -24,6 +24,7 @@ __all__ = [
     "ArenaResult",
     "Interval",
     "deal_scores",
+    "make_bot",
     "make_bots",
     "play_game",
     "run_arena",
@@ -32,9 +33,25 @@ __all__ = [
 ]
 
 
+def make_bot(text: str, seed: int | str | None) -> Bot:
+    """A bot named ``NAME`` or ``NAME:KEY=VALUE;...`` (parameters as the ladder takes them:
+    ``ismcts:iterations=500``, ``openspiel-ismcts:simulations=200``); ``openspiel-ismcts`` is
+    registered on demand (the OpenSpiel extra)."""
+    from ..ladder import parse_bot  # the ladder imports the bots: imported when needed
+
+    if text.partition(":")[0].strip().lower() == "openspiel-ismcts":
+        try:
+            import patience.envs.openspiel  # noqa: F401  (registers the bot)
+        except ImportError as error:
+            raise BotError(f"openspiel-ismcts needs the OpenSpiel extra: {error}") from None
+    spec = parse_bot(text)
+    return get(spec.name, seed=seed, **dict(spec.params))
+
+
 def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
-    """One bot per seat; seat ``i``'s randomness is seeded with ``"SEED:i"``."""
-    return [get(name, seed=f"{seed}:{seat}") for seat, name in enumerate(names)]
+    """One bot per seat (a name, with parameters if any: :func:`make_bot`); seat ``i``'s
+    randomness is seeded with ``"SEED:i"``."""
+    return [make_bot(name, seed=f"{seed}:{seat}") for seat, name in enumerate(names)]
 
 
 def play_game(
@@ -167,7 +184,7 @@ def run_arena(
     A's win rate counts the games A's side won (a draw half); B's the others. With three
     players a fair share is 1/3 for A. A's margin is its score minus the best rival's."""
     for name in names:
-        get(name)  # an unknown name fails here, before any game
+        make_bot(name, None)  # an unknown name or parameter fails here, before any game
     args = [(game_name, dict(options), names, first_deal + i, seed + i) for i in range(pairs)]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from .. import record
 from ..bots import BOTS, BotError
-from ..bots.match import deal_scores, make_bots, play_game, run_arena
+from ..bots.match import deal_scores, make_bot, make_bots, play_game, run_arena
 from ..engine import Game
 from ..games import get_rules
 from ..moves import Move
@@ -245,11 +245,20 @@ def arena_command(
     if has_deals and not given & {"deals", "target"}:
         pairs_of_options.append("deals=1")
     game = new_game(game_name, 0, pairs_of_options)
-    names = [name.strip().lower() for name in seats.split(",")]
-    if len(names) != 2 or any(name not in BOTS for name in names):
+    names = [name.strip() for name in seats.split(",")]
+    if len(names) != 2:
         raise click.BadParameter(
             f"give two bots, A,B, from {', '.join(BOTS)}", param_hint="'--seats'"
         )
+    try:
+        for name in names:
+            make_bot(name, None)
+    except BotError as error:
+        raise click.BadParameter(
+            f"{error} (give two bots, A,B, from {', '.join(BOTS)}, with parameters as "
+            "ismcts:iterations=500)",
+            param_hint="'--seats'",
+        ) from None
     result = run_arena(game.name, game.options, (names[0], names[1]), pairs, deal or 0, seed, jobs)
     if as_json:
         data = result.to_json()

@@ -794,7 +794,17 @@ class Leopard(Rules[LeopardState]):
     def rollout_action(self, state: LeopardState, rng: random.Random) -> int:
         """A cheap playout policy: declare a square worth 7 or more (or 5 near the end), answer
         yes to 6; else the play that gains most in one's own square or takes most from a rival's
-        (a random one among equals), or a random discard."""
+        (a random one among equals), or a random discard (:meth:`rollout_choices`)."""
+        choices = self.rollout_choices(state)
+        if state.phase != PLAY:
+            return choices[0]
+        return choices[rng.randrange(len(choices))]
+
+    def rollout_choices(self, state: LeopardState) -> list[int]:
+        """The playout policy's choices, one taken at random (:meth:`rollout_action`): out of
+        the play phase the one action; else the plays that gain most in one's own square or
+        take most from a rival's (an entry per card of the hand that makes it), else a discard
+        per card of the hand. The compiled core's policy must list the same (tests)."""
         phase = state.phase
         seat = state.turn
         if phase != PLAY:
@@ -805,8 +815,8 @@ class Leopard(Rules[LeopardState]):
             won = points[side] > max(p for i, p in enumerate(points) if i != side)
             value = square_value(state.squares[side])
             if phase == ANSWER:
-                return YES if won and (value >= 6 or len(state.stock) < 8) else NO
-            return DECLARE if won and (value >= 7 or len(state.stock) < 8) else DRAW
+                return [YES if won and (value >= 6 or len(state.stock) < 8) else NO]
+            return [DECLARE if won and (value >= 7 or len(state.stock) < 8) else DRAW]
         own = seat % self.sides
         squares = state.squares
         hand = state.hands[seat]
@@ -850,8 +860,8 @@ class Leopard(Rules[LeopardState]):
                         if 2 * loss > best:
                             best, choices = 2 * loss, [face * 27 + other * 9 + index]
         if choices:
-            return choices[rng.randrange(len(choices))]
-        return DISCARD + hand[rng.randrange(len(hand))] % 52
+            return choices
+        return [DISCARD + card % 52 for card in hand]
 
     # -- positions and views -----------------------------------------------------------------
 

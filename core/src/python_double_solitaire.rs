@@ -1,0 +1,125 @@
+//! The Python bindings of Double Solitaire's search (`patience._core.ds_*`): states cross as
+//! `(piles, down, extra)` in the engine's pile order (extra: turn, stop offered, the two
+//! redeals, passes in succession), moves as the engine's action numbers, options as
+//! `(passes, auto_stop)`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::double_solitaire::{ismcts, Params, Rng, Rules, Sampler, State};
+use crate::python::guarded;
+
+type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
+
+fn rules(options: (u8, bool)) -> PyResult<Rules> {
+    if !(1..=3).contains(&options.0) {
+        return Err(PyValueError::new_err("passes must be 1, 2 or 3"));
+    }
+    Ok(Rules { passes: options.0, auto_stop: options.1 })
+}
+
+fn state(parts: &PyParts) -> PyResult<State> {
+    State::new(&parts.0, &parts.1, &parts.2)
+        .ok_or_else(|| PyValueError::new_err("not a double-solitaire state the core can hold"))
+}
+
+/// The legal actions, sorted.
+#[pyfunction]
+fn ds_legal_actions(options: (u8, bool), parts: PyParts) -> PyResult<Vec<u32>> {
+    guarded(|| {
+        let mut moves = Vec::new();
+        rules(options)?.legal_actions(&state(&parts)?, &mut moves);
+        Ok(moves)
+    })
+}
+
+/// The state after the legal `action`.
+#[pyfunction]
+fn ds_apply(options: (u8, bool), parts: PyParts, action: u32) -> PyResult<PyParts> {
+    guarded(|| {
+        let rules = rules(options)?;
+        let mut world = state(&parts)?;
+        let mut moves = Vec::new();
+        rules.legal_actions(&world, &mut moves);
+        if !moves.contains(&action) {
+            return Err(PyValueError::new_err(format!("action {action} is not legal")));
+        }
+        rules.apply(&mut world, action);
+        Ok(world.parts())
+    })
+}
+
+/// The playout policy's choices, the margin of seat 0 if the game is over, each seat's
+/// evaluation and search reward, and the search's cost of each legal action.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn ds_inspect(
+    options: (u8, bool),
+    parts: PyParts,
+) -> PyResult<(Vec<u32>, Option<i32>, [f64; 2], [f64; 2], Vec<f64>)> {
+    guarded(|| {
+        let rules = rules(options)?;
+        let world = state(&parts)?;
+        let mut choices = Vec::new();
+        rules.rollout_choices(&world, &mut choices);
+        let mut moves = Vec::new();
+        rules.legal_actions(&world, &mut moves);
+        let costs = moves.iter().map(|&action| rules.move_cost(&world, action)).collect();
+        Ok((
+            choices,
+            rules.finished(&world),
+            [rules.evaluate(&world, 0), rules.evaluate(&world, 1)],
+            [rules.search_reward(&world, 0), rules.search_reward(&world, 1)],
+            costs,
+        ))
+    })
+}
+
+/// A world like `parts` with both seats' face-down cards dealt anew (seeded).
+#[pyfunction]
+fn ds_sample(parts: PyParts, seed: u64) -> PyResult<PyParts> {
+    guarded(|| {
+        let template = state(&parts)?;
+        Ok(Sampler::new(&template).sample(&template, &mut Rng::new(seed)).parts())
+    })
+}
+
+/// ISMCTS for `seat` from `parts` (a world consistent with its view): the root's moves as
+/// (action, visits, summed reward, bias) and the iterations run.
+#[pyfunction]
+#[pyo3(signature = (options, parts, seat, iterations, seconds, exploration, bias, playout_turns, seed))]
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
+fn ds_ismcts(
+    py: Python<'_>,
+    options: (u8, bool),
+    parts: PyParts,
+    seat: usize,
+    iterations: usize,
+    seconds: Option<f64>,
+    exploration: f64,
+    bias: f64,
+    playout_turns: u32,
+    seed: u64,
+) -> PyResult<(Vec<(u32, u32, f64, f64)>, usize)> {
+    let rules = rules(options)?;
+    let template = state(&parts)?;
+    if seat > 1 || template.current_player() != seat {
+        return Err(PyValueError::new_err("the searching seat must be the one to move"));
+    }
+    let params =
+        Params { iterations: iterations.max(1), seconds, exploration, bias, playout_turns };
+    // The search holds no Python object: other threads run meanwhile.
+    py.allow_threads(|| {
+        guarded(|| Ok(ismcts(&rules, &template, seat, &params, &mut Rng::new(seed))))
+    })
+}
+
+pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(ds_legal_actions, module)?)?;
+    module.add_function(wrap_pyfunction!(ds_apply, module)?)?;
+    module.add_function(wrap_pyfunction!(ds_inspect, module)?)?;
+    module.add_function(wrap_pyfunction!(ds_sample, module)?)?;
+    module.add_function(wrap_pyfunction!(ds_ismcts, module)?)?;
+    Ok(())
+}

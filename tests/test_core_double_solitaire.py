@@ -1,0 +1,326 @@
+"""Double Solitaire in the compiled core (core/src/double_solitaire.rs) plays the same game as
+the Python rules, and its ISMCTS sees only the bot's view (docs/bots.md).
+
+Along random walks over many deals and every option set (and walks hypothesis draws), at every
+step: the core's legal actions equal the engine's, its playout policy chooses among the same
+moves as the engine's ``rollout_action``, its evaluation, search rewards, end of the game and
+move costs equal the engine's, and the position after each move equals the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import patience
+from patience import _core, bots
+from patience.games.common import alternating_run_length, fits_foundation_up, fitting_run_count
+from patience.games.double_solitaire import (
+    FOUNDATIONS,
+    PILE_NAMES,
+    STOCKS,
+    TABLEAUX,
+    WASTES,
+    DoubleSolitaire,
+    DoubleSolitaireState,
+)
+
+OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"passes": 2},
+    {"passes": 3, "auto_stop": False},
+    {"auto_stop": False},
+]
+
+
+class _Pick:
+    """A stand-in for ``random.Random`` whose ``randrange(n)`` answers ``index`` (capped at
+    ``n - 1``) and remembers ``n``: it lists the moves ``rollout_action`` chooses among."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.seen: int | None = None
+
+    def randrange(self, n: int) -> int:
+        self.seen = n
+        return min(self.index, n - 1)
+
+
+def python_rollout_choices(rules: DoubleSolitaire, state: DoubleSolitaireState) -> list[int]:
+    """Every move the engine's playout policy may choose in ``state``, in its order."""
+    first = _Pick(0)
+    action = rules.rollout_action(state, first)  # type: ignore[arg-type]
+    if first.seen is None:
+        return [action]
+    return [
+        rules.rollout_action(state, _Pick(index))  # type: ignore[arg-type]
+        for index in range(first.seen)
+    ]
+
+
+def plain(parts: Any) -> Any:
+    """Parts with the piles as lists (the core gives them back as bytes)."""
+    piles, down, extra = parts
+    return [list(pile) for pile in piles], list(down), list(extra)
+
+
+def check_step(rules: DoubleSolitaire, state: DoubleSolitaireState) -> list[int]:
+    """Compare the core with the engine at ``state``; return the legal actions."""
+    options = rules.core_options()
+    parts = rules.core_parts(state)
+    legal = rules.legal_actions(state)
+    assert _core.ds_legal_actions(options, parts) == legal
+    choices, margin, evaluations, rewards, costs = _core.ds_inspect(options, parts)
+    assert choices == python_rollout_choices(rules, state)
+    assert set(choices) <= set(legal)
+    terminal = rules.is_terminal(state)
+    assert (margin is not None) == terminal
+    if terminal:
+        assert margin == rules.returns(state)[0]
+    for seat in (0, 1):
+        assert evaluations[seat] == pytest.approx(rules.evaluate(state, seat), rel=1e-12)
+        assert rewards[seat] == pytest.approx(rules.search_reward(state, seat), rel=1e-12)
+    assert costs == [
+        rules.move_cost(state, rules.action_to_move(state, action)) for action in legal
+    ]
+    return legal
+
+
+def walk(deal: int, options: dict[str, Any], seed: int, steps: int) -> int:
+    """A random walk from ``deal`` (playout moves mixed with uniform ones, so that it gets far
+    into the game), checked at every step; the steps taken."""
+    rules = patience.get_rules("double-solitaire", options)
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(deal)
+    rng = random.Random(seed)
+    for step in range(steps):
+        legal = check_step(rules, state)
+        if rules.is_terminal(state):
+            return step
+        if rng.random() < 0.7:
+            action = rules.rollout_action(state, rng)
+        else:
+            action = legal[rng.randrange(len(legal))]
+        after = rules.apply_action(state, action)
+        core_after = _core.ds_apply(rules.core_options(), rules.core_parts(state), action)
+        assert plain(core_after) == rules.core_parts(after)
+        assert rules.from_core_parts(core_after) == after
+        state = after
+    return steps
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(map(str, o.items())))
+def test_core_walks_play_the_engines_game(options: dict[str, Any]) -> None:
+    taken = sum(walk(deal, options, seed=deal, steps=400) for deal in range(6))
+    assert taken > 600  # the walks got far into their games
+
+
+def test_core_walks_reach_the_end_of_games() -> None:
+    # Playout moves only end games (two passes, or a player out): the end is compared too.
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    ended = 0
+    for deal in range(4):
+        state = rules.deal(deal)
+        rng = random.Random(deal)
+        for _ in range(3000):
+            check_step(rules, state)
+            if rules.is_terminal(state):
+                ended += 1
+                break
+            action = rules.rollout_action(state, rng)
+            after = rules.apply_action(state, action)
+            core_after = _core.ds_apply(rules.core_options(), rules.core_parts(state), action)
+            assert plain(core_after) == rules.core_parts(after)
+            state = after
+    assert ended == 4
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    deal=st.integers(0, 10**6),
+    options=st.sampled_from(OPTIONS),
+    seed=st.integers(0, 2**32),
+)
+def test_core_hypothesis_walks(deal: int, options: dict[str, Any], seed: int) -> None:
+    walk(deal, options, seed, steps=120)
+
+
+def test_core_refuses_illegal_actions_and_bad_states() -> None:
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(3)
+    illegal = next(
+        a for a in range(rules.num_distinct_actions()) if a not in rules.legal_actions(state)
+    )
+    with pytest.raises(ValueError, match="not legal"):
+        _core.ds_apply(rules.core_options(), rules.core_parts(state), illegal)
+    piles, down, extra = rules.core_parts(state)
+    with pytest.raises(ValueError, match="core can hold"):
+        _core.ds_legal_actions(rules.core_options(), (piles[:-1], down, extra))
+    with pytest.raises(ValueError, match="core can hold"):
+        _core.ds_legal_actions(rules.core_options(), (piles, down, [2, 0, 0, 0, 0]))
+    with pytest.raises(ValueError, match="passes"):
+        _core.ds_legal_actions((4, True), (piles, down, extra))
+
+
+def public(rules: DoubleSolitaire, state: DoubleSolitaireState) -> Any:
+    return rules.information_key(state, 0)
+
+
+def test_core_sampling_deals_only_the_hidden_cards_of_each_pack() -> None:
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(5)
+    rng = random.Random(5)
+    for _ in range(40):  # somewhere in the game, with cards on the foundations
+        state = rules.apply_action(state, rules.rollout_action(state, rng))
+    parts = rules.core_parts(state)
+    hidden_places = {
+        seat: [name for name in (STOCKS[seat], *TABLEAUX[seat]) if state.down[name]]
+        for seat in (0, 1)
+    }
+    seen = set()
+    for seed in range(30):
+        world = rules.from_core_parts(_core.ds_sample(parts, seed))
+        # Everything either player sees is unchanged, and so are the moves.
+        assert public(rules, world) == public(rules, state)
+        assert rules.legal_actions(world) == rules.legal_actions(state)
+        for seat in (0, 1):
+            hidden = Counter(
+                card
+                for name in hidden_places[seat]
+                for card in world.piles[name][: world.down[name]]
+            )
+            before = Counter(
+                card
+                for name in hidden_places[seat]
+                for card in state.piles[name][: state.down[name]]
+            )
+            assert hidden == before  # the same cards, each seat's own, only moved about
+        seen.add(tuple(tuple(world.piles[name]) for name in PILE_NAMES))
+    assert len(seen) > 25  # the worlds differ
+
+
+def test_core_search_spends_its_iterations_on_the_root() -> None:
+    game = patience.new("double-solitaire", deal=2)
+    rules = game.rules
+    assert isinstance(rules, DoubleSolitaire)
+    view = game.view(game.current_player())
+    found = rules.native_ismcts(
+        view, random.Random(1), iterations=400, seconds=None, exploration=0.7, bias=1.0
+    )
+    assert found is not None
+    done, stats = found
+    assert 100 <= done <= 400
+    # Every iteration goes through one of the root's moves, each a legal move of the view.
+    assert sum(visits for _, visits, _, _ in stats) == done
+    legal = set(game.legal_moves())
+    assert {move for move, _, _, _ in stats} <= legal
+    for _, visits, total, _ in stats:
+        assert -0.03 * visits <= total <= visits
+
+
+@pytest.mark.parametrize("engine", ["auto", "core", "python"])
+def test_ismcts_in_the_core_or_not_plays_legal_moves(engine: str) -> None:
+    game = patience.new("double-solitaire", deal=4, auto_stop=False)
+    players = [bots.get("ismcts", seed=seat, iterations=60, engine=engine) for seat in (0, 1)]
+    for _ in range(25):
+        if game.is_over():
+            break
+        seat = game.current_player()
+        move = players[seat].choose(game.view(seat))
+        assert game.is_legal(move)
+        game.push(move)
+    assert getattr(players[0], "last_iterations", 0) >= 1
+
+
+def test_ismcts_in_the_core_is_reproducible() -> None:
+    game = patience.new("double-solitaire", deal=9)
+    view = game.view(game.current_player())
+    first = bots.get("ismcts", seed=3, iterations=300).choose(view)
+    assert bots.get("ismcts", seed=3, iterations=300).choose(view) == first
+
+
+def test_core_search_makes_no_move_back_to_a_position_of_its_walk() -> None:
+    # After deal 0's second playout move the seat to move has a shuffle whose reverse is legal
+    # after it: without the no-repetition rule the walk comes back to the root's node and the
+    # root's moves are counted twice in one iteration.
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(0)
+    rng = random.Random(0)
+    for _ in range(2):
+        state = rules.apply_action(state, rules.rollout_action(state, rng))
+    shuffles = [
+        action
+        for action in rules.legal_actions(state)
+        if rules.move_cost(state, rules.action_to_move(state, action)) > 0
+    ]
+    assert shuffles
+    seat = rules.current_player(state)
+    stats, done = _core.ds_ismcts(
+        rules.core_options(), rules.core_parts(state), seat, 3000, None, 0.7, 1.0, 2, 7
+    )
+    assert sum(visits for _, visits, _, _ in stats) == done
+    assert {action for action, _, _, _ in stats} <= set(rules.legal_actions(state))
+
+
+def opens(rules: DoubleSolitaire, after: DoubleSolitaireState, seat: int, source: str) -> bool:
+    """A shuffle from ``source`` (made in ``after``) opens something: a model of the core's
+    ``Rules::opens`` (docs/bots.md)."""
+    piles = after.piles
+    exposed = piles[source][-1:]
+    if exposed and any(fits_foundation_up(exposed[0], piles[f]) for f in FOUNDATIONS):
+        return True
+    if piles[WASTES[seat]] and fitting_run_count(piles[WASTES[seat]], 1, exposed):
+        return True
+    for other in TABLEAUX[seat]:
+        hidden, up = after.down[other], after.up_count(other)
+        run = alternating_run_length(piles[other][hidden:])
+        if (
+            other != source
+            and hidden
+            and up
+            and run == up
+            and fitting_run_count(piles[other], up, exposed) == up
+        ):
+            return True
+    return False
+
+
+def test_core_search_tries_only_shuffles_that_open_something() -> None:
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    kinds: Counter[bool] = Counter()
+    for deal in range(12):
+        state = rules.deal(deal)
+        rng = random.Random(deal)
+        for step in range(160):
+            if rules.is_terminal(state):
+                break
+            state = rules.apply_action(state, rules.rollout_action(state, rng))
+            if step % 10 or state.stop_offered:
+                continue
+            seat = rules.current_player(state)
+            shuffles = {}
+            for action in rules.legal_actions(state):
+                move = rules.action_to_move(state, action)
+                if rules.move_cost(state, move) > 0:
+                    after = rules.apply_action(state, action)
+                    shuffles[action] = opens(rules, after, seat, str(move.source))
+            if not shuffles:
+                continue
+            kinds.update(shuffles.values())
+            stats, _ = _core.ds_ismcts(
+                rules.core_options(), rules.core_parts(state), seat, 400, None, 0.7, 1.0, 2, step
+            )
+            searched = {action for action, _, _, _ in stats}
+            assert not {action for action, useful in shuffles.items() if not useful} & searched
+    assert kinds[True]  # both kinds of shuffle were met
+    assert kinds[False]

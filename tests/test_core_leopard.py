@@ -1,0 +1,215 @@
+"""Leopard in the compiled core (core/src/leopard.rs) plays the same game as the Python rules.
+
+Along random walks over many deals, with 2, 3 and 4 players and matches ending by deals or by a
+target at different points of a match, and along walks hypothesis draws: at every step the
+core's legal actions equal the engine's, the position after each of them equals the engine's,
+the playout policy's choices are the same, the search rewards are equal, and the core's
+information key of every seat is equal exactly when the engine's is. Worlds the core deals from
+a seat's knowledge keep everything that seat knows and hold every card once. The bot that
+searches in the core still plays from its view only (tests/test_bots.py checks the views).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import patience
+from patience import bots
+from patience.bots import leopard_core
+from patience.games.leopard import DECLARE, DOWN, JACK, QUEEN, SEAT_SHIFT, Leopard, LeopardState
+
+pytestmark = pytest.mark.skipif(not leopard_core.available(), reason="the core is not built")
+
+_core: Any = leopard_core._core
+
+#: (options, totals and history before the deal walked): matches by deals and by target, at
+#: their start, in their middle and at their last deal.
+CONFIGS: list[tuple[dict[str, Any], list[list[int]]]] = [
+    ({"players": 2, "deals": 1}, []),
+    ({"players": 2}, [[3, 5], [7, 2], [4, 4]]),
+    ({"players": 2, "deals": 3}, [[3, 5], [7, 2]]),
+    ({"players": 2, "target": 20}, [[9, 5], [8, 6]]),
+    ({"players": 3}, []),
+    ({"players": 3, "deals": 2}, [[4, 4, 1]]),
+    ({"players": 3, "target": 15}, [[6, 2, 5], [5, 6, 2]]),
+    ({"players": 4}, []),
+    ({"players": 4, "deals": 2}, [[3, 6]]),
+    ({"players": 4, "target": 12}, [[6, 4]]),
+]
+
+WALK_DEALS = range(1, 7)
+
+
+def config_id(config: tuple[dict[str, Any], list[list[int]]]) -> str:
+    options, history = config
+    return ",".join(f"{k}={v}" for k, v in options.items()) + f"+{len(history)}"
+
+
+def start(
+    config: tuple[dict[str, Any], list[list[int]]], deal: int
+) -> tuple[Leopard, LeopardState]:
+    """The first position of a deal of the match ``config`` describes, as a search state (the
+    play stops at the deal's end)."""
+    options, history = config
+    game = patience.new("leopard", deal=deal, **options)
+    rules = game.rules
+    assert isinstance(rules, Leopard)
+    state = game.state.copy()
+    state.history = tuple(tuple(points) for points in history)
+    state.declarers = (-1,) * len(history)
+    state.totals = tuple(sum(column) for column in zip(*history, strict=True)) or state.totals
+    state.deal_index = len(history)
+    state.single_deal = True
+    return rules, state
+
+
+def compare(rules: Leopard, state: LeopardState, keys: list[dict[Any, int]]) -> list[int]:
+    """Assert that the core and the engine agree on ``state``; return the legal actions."""
+    options = leopard_core.options(rules)
+    parts = leopard_core.encode(state)
+    legal = rules.legal_actions(state)
+    assert sorted(_core.leopard_actions(options, parts)) == legal
+    for action in legal:
+        after = rules.apply_action(state, action)
+        assert _core.leopard_apply(options, parts, action) == leopard_core.encode(after), action
+    assert _core.leopard_rewards(options, parts) == pytest.approx(
+        rules.search_rewards(state), abs=1e-12
+    )
+    if not rules.is_terminal(state):
+        assert _core.leopard_rollout_choices(options, parts) == rules.rollout_choices(state)
+        # Within a deal, the core's key of each seat is equal exactly when the engine's is.
+        for seat, seen in enumerate(keys):
+            engine_key = rules.information_key(state, seat)
+            core_key = _core.leopard_key(options, parts, seat)
+            assert seen.setdefault(engine_key, core_key) == core_key
+            inverse = {value: key for key, value in seen.items()}
+            assert inverse[core_key] == engine_key
+    return legal
+
+
+def decode(state: LeopardState, parts: leopard_core.Parts) -> LeopardState:
+    """``state`` with the cards of ``parts`` (faces) in its places."""
+    stock, hands, squares, discards, numbers = parts
+    world = state.copy()
+    world.stock = list(stock)
+    world.hands = [list(hand) for hand in hands]
+    world.squares = [[list(cell) for cell in square] for square in squares]
+    assert [int(card) % 52 for card in world.piles["discards"]] == discards
+    assert numbers == leopard_core.encode(state)[4]
+    return world
+
+
+def check_worlds(rules: Leopard, state: LeopardState, seat: int, seed: int) -> None:
+    """Worlds the core deals for ``seat`` keep what it knows and hold every card once; a
+    face-down card is a jack, or a queen in its layer's own square."""
+    options = leopard_core.options(rules)
+    parts = leopard_core.encode(state)
+    known = rules.information_key(state, seat)
+    for n in range(3):
+        dealt = _core.leopard_deal(options, parts, seat, seed + n)
+        world = decode(state, dealt)
+        assert rules.information_key(world, seat) == known
+        assert _core.leopard_key(options, dealt, seat) == _core.leopard_key(options, parts, seat)
+        faces = [*dealt[0], *(c for hand in dealt[1] for c in hand), *dealt[3]]
+        for side, square in enumerate(dealt[2]):
+            for cell in square:
+                for layer in cell:
+                    faces.append(layer & (DOWN - 1))
+                    if layer >= DOWN:
+                        rank = (layer & (DOWN - 1)) % 13 + 1
+                        by = layer >> SEAT_SHIFT
+                        assert rank == JACK or (rank == QUEEN and by % rules.sides == side)
+        assert sorted(faces) == sorted(list(range(52)) * 2)
+
+
+def walk(rules: Leopard, state: LeopardState, choices: list[int], worlds: bool) -> None:
+    keys: list[dict[Any, int]] = [{} for _ in range(rules.players)]
+    for step, choice in enumerate(choices):
+        legal = compare(rules, state, keys)
+        if not legal:
+            return
+        if worlds and step % 7 == 0:
+            check_worlds(rules, state, state.turn, step)
+        state = rules.apply_action(state, legal[choice % len(legal)])
+    compare(rules, state, keys)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_core_plays_leopard_as_the_engine_on_random_walks(
+    config: tuple[dict[str, Any], list[list[int]]],
+) -> None:
+    for deal in WALK_DEALS:
+        rules, state = start(config, deal)
+        rng = random.Random(deal)
+        walk(rules, state, [rng.randrange(1 << 30) for _ in range(400)], worlds=True)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_core_plays_leopard_as_the_engine_along_its_playout_policy(
+    config: tuple[dict[str, Any], list[list[int]]],
+) -> None:
+    """Walks that follow the playout policy reach the declarations and well-built squares that
+    random walks rarely do."""
+    for deal in WALK_DEALS:
+        rules, state = start(config, deal)
+        rng = random.Random(deal)
+        keys: list[dict[Any, int]] = [{} for _ in range(rules.players)]
+        while compare(rules, state, keys):
+            state = rules.apply_action(state, rules.rollout_action(state, rng))
+        assert rules.is_terminal(state)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    deal=st.integers(min_value=0, max_value=2**53 - 1),
+    choices=st.lists(st.integers(min_value=0, max_value=1 << 30), max_size=150),
+)
+def test_the_core_plays_leopard_as_the_engine_on_drawn_walks(
+    config: tuple[dict[str, Any], list[list[int]]], deal: int, choices: list[int]
+) -> None:
+    rules, state = start(config, deal)
+    walk(rules, state, choices, worlds=True)
+
+
+def test_the_core_refuses_a_position_it_cannot_hold() -> None:
+    rules, state = start(({"players": 2, "deals": 1}, []), 1)
+    options = leopard_core.options(rules)
+    stock, hands, squares, discards, numbers = leopard_core.encode(state)
+    with pytest.raises(ValueError, match="104 cards"):
+        _core.leopard_actions(options, (stock[1:], hands, squares, discards, numbers))
+    assert state.phase == "play"  # the card is drawn: no declaring now
+    with pytest.raises(ValueError, match="not legal"):
+        _core.leopard_apply(options, (stock, hands, squares, discards, numbers), DECLARE)
+    with pytest.raises(ValueError, match="turn"):
+        _core.leopard_ismcts(
+            options, (stock, hands, squares, discards, numbers), 1, 10, None, 0.7, 1.0, 12, 1
+        )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_core_search_chooses_a_legal_move_from_the_view(players: int) -> None:
+    game = patience.new("leopard", deal=11, players=players, deals=1)
+    for _ in range(12):
+        if game.is_over():
+            break
+        seat = game.current_player()
+        bot = bots.get("ismcts", seed=seat, iterations=300, engine="core")
+        move = bot.choose(game.view(seat))
+        assert game.is_legal(move)
+        game.push(move)
+        assert bot.last_iterations <= 300
+
+
+def test_the_core_search_is_reproducible_and_searches_a_lot() -> None:
+    game = patience.new("leopard", deal=5, deals=1)
+    view = game.view(game.current_player())
+    first = bots.get("ismcts", seed=7, engine="core")
+    second = bots.get("ismcts", seed=7, engine="core")
+    assert first.choose(view) == second.choose(view)
+    assert first.last_iterations == second.last_iterations > 1000
