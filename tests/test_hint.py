@@ -20,8 +20,17 @@ from patience.cli.web import hint_json
 from patience.engine import Game
 from patience.moves import Move
 from patience.server import create_app
-from patience.solve import Hint, hint, solve
-from patience.solve.hint import _progress, _racing, _Tally, _undoing, has_hidden_cards
+from patience.solve import Hint, hint, solve, solve_state
+from patience.solve.hint import (
+    _progress,
+    _racing,
+    _remember,
+    _Tally,
+    _undoing,
+    _world_past,
+    has_hidden_cards,
+    remembered_view,
+)
 from patience.terminal import PlaySession
 
 with warnings.catch_warnings():
@@ -122,6 +131,112 @@ def test_the_hidden_cards_are_never_read() -> None:
         assert other.view() == game.view()
         assert other.position() != position
         assert same(hint(other, seed=11, **QUICK), expected)
+
+
+def through_the_stock(data: dict[str, Any]) -> Game:
+    """Klondike draw 3 from position ``data``: the stock turned through once, the first card
+    move then legal made (so that the recycled stock is a new position), and the stock
+    recycled."""
+    game = Game.from_position(data)
+    while game.state.piles["stock"]:
+        game.push("stock")
+    game.push(next(move for move in game.legal_moves() if not move.is_action))
+    game.push("recycle")
+    return game
+
+
+def test_the_same_views_so_far_get_the_same_hint() -> None:
+    """Two games whose views were the same at every move (two cards never shown swapped) get
+    the same memory and the same hint, and the memory names the stock turned through."""
+    position = patience.new("klondike", deal=7, draw=3).position()
+    data = json.loads(json.dumps(position))
+    data["piles"]["t6"]["down"][0], data["piles"]["t7"]["down"][0] = (
+        position["piles"]["t7"]["down"][0],
+        position["piles"]["t6"]["down"][0],
+    )
+    game, other = through_the_stock(json.loads(json.dumps(position))), through_the_stock(data)
+    assert game.position() != other.position()
+    assert [step.move for step in game._stack] == [step.move for step in other._stack]
+    for mine, theirs in zip(game._stack, other._stack, strict=True):
+        assert game.rules.view_json(mine.before, 0) == other.rules.view_json(theirs.before, 0)
+    assert game.view() == other.view()
+    memory = remembered_view(game)
+    assert memory == remembered_view(other)
+    # The stock lies face down, but every card of it was seen on the waste: all are named.
+    stock = game.position()["piles"]["stock"]["down"]
+    assert len(stock) >= 20
+    assert game.view()["piles"]["stock"]["down"] == [None] * len(stock)
+    assert memory["piles"]["stock"]["down"] == stock
+    assert memory["piles"]["t7"]["down"] == game.view()["piles"]["t7"]["down"]  # never seen
+    assert memory["piles"]["t7"]["down"][0] is None
+    assert same(hint(game, seed=2, **QUICK), hint(other, seed=2, **QUICK))
+
+
+@pytest.mark.parametrize(("name", "options"), [("klondike", {"draw": 3}), ("canfield", {})])
+def test_every_card_remembered_is_where_the_memory_puts_it(
+    name: str, options: dict[str, Any]
+) -> None:
+    """Random games: each card the memory names in a place the view hides is the card there."""
+    named = 0
+    for deal in range(1, 4):
+        game = patience.new(name, deal=deal, **options)
+        rng = random.Random(deal)
+        for _ in range(80):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+            truth, view, memory = game.position(), game.view(), remembered_view(game)
+            for pile, shown in memory["piles"].items():
+                for part in ("down", "up"):
+                    for real, seen, card in zip(
+                        truth["piles"][pile][part],
+                        view["piles"][pile][part],
+                        shown[part],
+                        strict=True,
+                    ):
+                        assert card in (seen, real)
+                        named += seen is None and card is not None
+    assert named > 100  # the stock passed through is remembered
+
+
+def test_each_world_gets_the_past_of_its_game() -> None:
+    """The memory's past shows the views the game went through, ends with the position now,
+    and renamed into a sampled world ends with that world; a search given a past does not
+    recreate it."""
+    game = patience.new("klondike", deal=9, draw=3)
+    rng = random.Random(9)
+    for _ in range(40):
+        game.push(rng.choice(game.legal_moves()))
+    memory = _remember(game)
+    rules = game.rules
+    seen = [rules.view_json(step.before, 0) for step in game._stack] + [
+        rules.view_json(game.state, 0)
+    ]
+    assert len(memory.past) > 1
+    assert all(rules.view_json(state, 0) in seen for state in memory.past)
+    assert rules.view_json(memory.past[-1], 0) == seen[-1]
+    marks = rules.lasting_marks(game.state)
+    assert all(rules.lasting_marks(state) == marks for state in memory.past)
+    world = rules.sample_state(memory.view, random.Random(1))
+    past = _world_past(memory.past, world)
+    assert past[-1].piles == world.piles
+    assert [rules.view_json(state, 0) for state in past] == [
+        rules.view_json(state, 0) for state in memory.past
+    ]
+    # A won position whose every position one move on is in the past is no longer won.
+    won = undo_game()
+    after = [won.rules.perform(won.state, move)[0] for move in won.legal_moves()]
+    assert solve_state(won.rules, won.state, nodes=5000).result == "won"
+    assert solve_state(won.rules, won.state, past=after, nodes=5000).result != "won"
+
+
+def test_games_whose_moves_depend_on_hidden_cards_remember_nothing() -> None:
+    game = patience.new("leonis-own", deal=1)
+    rng = random.Random(1)
+    for _ in range(30):
+        game.push(rng.choice(game.legal_moves()))
+    assert remembered_view(game) == game.view()
 
 
 @pytest.mark.parametrize("name", ONE_PLAYER)

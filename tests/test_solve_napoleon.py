@@ -158,3 +158,17 @@ def test_the_staged_search_wins_a_deal() -> None:
     finished = patience.new("napoleon", deal=2)
     finished.replay_moves(first.moves)
     assert finished.outcome().result == "won"
+
+
+def test_a_full_table_starts_a_new_run_instead_of_giving_up() -> None:
+    """docs/solving.md, Napoleon at St Helena, "Bounds": when the depth-first search's table
+    is full it empties it and runs again until the budget is spent, where it used to answer
+    ``unknown`` at once; with room enough the answer is the unbounded one (deal 10 is proved
+    unwinnable in about 24,000 nodes)."""
+    deal = patience.new("napoleon", deal=10)
+    small = solve(deal, nodes=100_000, max_states=2_000, engine="core")
+    assert small.result == "unknown"
+    assert small.why == "the node budget ran out", small.why
+    assert small.nodes == 100_000
+    roomy = solve(patience.new("napoleon", deal=10), nodes=100_000, engine="core")
+    assert roomy.result == "unwinnable"

@@ -585,6 +585,16 @@ impl Adapter for Napoleon {
         &[(4, 200), (16, 400), (64, 800), (256, 1600), (1024, 3200)]
     }
 
+    fn refill_full_table(&self) -> bool {
+        true
+    }
+
+    fn staged_bytes(&self) -> usize {
+        // 1.5 GiB (docs/solving.md, Napoleon at St Helena, "Bounds"): the wider tries that win
+        // need it, and a deal's peak stays under 2 GiB.
+        3 << 29
+    }
+
     fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
         // One of the restart + 1 most promising steps goes first (docs/solving.md, Napoleon at
         // St Helena, "Restarts").

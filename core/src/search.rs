@@ -57,6 +57,11 @@ pub trait Adapter {
     fn first_share(&self) -> f64 {
         FIRST_SHARE
     }
+    /// Whether the solver's last depth-first part goes on from the first part's proved losses
+    /// and restarts ([`Carry`]) instead of starting afresh.
+    fn carry_table(&self) -> bool {
+        false
+    }
     /// [`staged_beam`] ends a stage after this many layers without a better score.
     fn beam_patience(&self) -> usize {
         10
@@ -91,6 +96,18 @@ pub trait Adapter {
     fn won(&self, node: &Self::Node) -> bool;
     /// The children in order of promise, or the one safe step when `dominance` allows it.
     fn steps(&self, node: &Self::Node, dominance: bool, out: &mut Vec<Child<Self>>);
+
+    /// With restarts: when the depth-first search's table reaches its bound, empty it and start
+    /// the next run at once instead of giving up (the losses it held are proved again when
+    /// needed).
+    fn refill_full_table(&self) -> bool {
+        false
+    }
+
+    /// The most memory the nodes a staged search keeps may take.
+    fn staged_bytes(&self) -> usize {
+        STAGED_BYTES
+    }
     /// The engine moves of a step.
     fn moves(&self, node: &Self::Node, step: &Self::Step) -> Vec<Move>;
 }
@@ -285,6 +302,33 @@ pub fn depth_first<A: Adapter>(
     table: bool,
     interrupt: &mut dyn FnMut() -> bool,
 ) -> SearchResult {
+    depth_first_carried(adapter, root, budget, history, dominance, table, interrupt, None)
+}
+
+/// What a depth-first search that ran out of budget hands to the next one from the same root
+/// (`solver_search`'s last part): its table, holding only states proved lost (the states on its
+/// stack are taken out, as at a restart), and where its restarts stood. The next search goes on
+/// as if it restarted: sound for the same reason restarts are (docs/solving.md, "Restarts").
+#[derive(Default)]
+pub struct Carry {
+    seen: Option<Table>,
+    restart: u32,
+    run_nodes: Option<u64>,
+}
+
+/// [`depth_first`], starting from the table and restarts a `carry` holds (if any), and leaving
+/// its own in it when a budget runs out.
+#[allow(clippy::too_many_arguments)]
+pub fn depth_first_carried<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    dominance: bool,
+    table: bool,
+    interrupt: &mut dyn FnMut() -> bool,
+    mut carry: Option<&mut Carry>,
+) -> SearchResult {
     let mut meter = Meter::new(budget, interrupt);
     let mut scratch = Scratch::default();
     if adapter.won(root) {
@@ -308,6 +352,15 @@ pub fn depth_first<A: Adapter>(
     let mut restart: u32 = 0;
     let mut run_nodes = if table { adapter.restart_nodes() } else { None };
     let mut next_restart = run_nodes.map(|nodes| adapter.first_run_nodes().unwrap_or(nodes));
+    if let Some(carried) = carry.as_deref_mut().filter(|_| table) {
+        if let Some(kept) = carried.seen.take() {
+            // Go on from an earlier search's proved losses, as after a restart.
+            seen = kept;
+            restart = carried.restart + 1;
+            run_nodes = carried.run_nodes.map(|run| run * 2);
+            next_restart = run_nodes;
+        }
+    }
 
     let root_canon = scratch.canonical(adapter, root);
     let root_path = scratch.path(adapter, root);
@@ -454,6 +507,18 @@ pub fn depth_first<A: Adapter>(
             if let Some(why) = meter.expand() {
                 let mut found = meter.result(Verdict::Unknown, why, Vec::new());
                 found.states = largest.max(seen.len());
+                if let Some(carried) = carry.as_deref_mut().filter(|_| table) {
+                    // Keep only what is proved lost: the states on the stack are not.
+                    while let Some(frame) = stack.pop() {
+                        match frame.old {
+                            None => seen.remove(frame.canon),
+                            Some(old) => seen.insert(frame.canon, old),
+                        };
+                    }
+                    carried.seen = Some(std::mem::take(&mut seen));
+                    carried.restart = restart;
+                    carried.run_nodes = run_nodes;
+                }
                 return found;
             }
             if let (Some(at), Some(run)) = (next_restart, run_nodes) {
@@ -478,6 +543,27 @@ pub fn depth_first<A: Adapter>(
                 }
             }
             if table {
+                if seen.len() >= budget.max_states
+                    && run_nodes.is_some()
+                    && adapter.refill_full_table()
+                {
+                    // Start the next run now, with an empty table (the frames on the stack
+                    // go, as at a restart; so does every proved loss).
+                    while let Some(frame) = stack.pop() {
+                        count_out(&mut on_path, frame.path);
+                        count_out(&mut layouts, frame.layout);
+                        spare.push(frame.steps);
+                        spare_keys.push(frame.canons);
+                    }
+                    largest = largest.max(seen.len());
+                    seen = Table::new();
+                    restart += 1;
+                    let run = run_nodes.expect("restarts");
+                    run_nodes = Some(run * 2);
+                    next_restart = Some(meter.nodes + run * 2);
+                    restarted = true;
+                    break;
+                }
                 if seen.len() >= budget.max_states {
                     let mut found = meter.result(Verdict::Unknown, MEMORY_BUDGET, Vec::new());
                     found.states = largest.max(seen.len());
@@ -606,7 +692,7 @@ pub fn staged<A: Adapter>(
     }
     let mut children: Vec<Child<A>> = Vec::new();
     // What one kept node costs: its record, and its entries in the table and the queue.
-    let most_records = STAGED_BYTES / (std::mem::size_of::<Record<A>>() + 64);
+    let most_records = adapter.staged_bytes() / (std::mem::size_of::<Record<A>>() + 64);
     for &(width, stage_nodes) in adapter.staged_tries() {
         let mut records: Vec<Record<A>> =
             vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
@@ -942,8 +1028,11 @@ pub fn solver_search<A: Adapter>(
         why: "",
         states: 0,
     };
+    // The last depth-first part goes on from the first one's proved losses.
+    let mut carry = Carry::default();
+    let mut carried = adapter.carry_table().then_some(&mut carry);
     if bounded {
-        let found = depth_first(
+        let found = depth_first_carried(
             adapter,
             root,
             slice(budget, adapter.first_share(), None),
@@ -951,6 +1040,7 @@ pub fn solver_search<A: Adapter>(
             true,
             true,
             interrupt,
+            carried.as_deref_mut(),
         );
         if found.verdict != Verdict::Unknown || found.why == INTERRUPTED {
             return found;
@@ -972,6 +1062,6 @@ pub fn solver_search<A: Adapter>(
     if rest.nodes == Some(0) || rest.seconds == Some(0.0) {
         return spent;
     }
-    let found = depth_first(adapter, root, rest, history, true, true, interrupt);
+    let found = depth_first_carried(adapter, root, rest, history, true, true, interrupt, carried);
     add_spent(found, &spent)
 }

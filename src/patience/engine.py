@@ -369,6 +369,21 @@ class Rules(abc.ABC, Generic[S]):
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True
+    #: True when where a move takes every card depends only on cards shown before it, or else
+    #: shows in the sizes of the piles after it (a card turned up and then played at once):
+    #: a world replaying the moves then keeps track of every card once seen, which is how the
+    #: hints remember a stock turned through (:func:`patience.solve.hint.remembered_view`).
+    #: False (the default, and Leoni's Own, whose exiles weave through squared piles by
+    #: their ranks) keeps the hints to the view of the moment.
+    replay_tracks_cards: ClassVar[bool] = False
+
+    def lasting_marks(self, state: S) -> Hashable | None:
+        """Counts that the moves of this game only ever change one way (cards leaving a stock
+        that none go back to, cards turned face up), so that two states whose marks differ
+        can never be the same position again: a search told which past positions it may not
+        recreate need only those with the marks of its own. None (the default): no such
+        counts are known, every past position counts."""
+        return None
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         self.options: dict[str, OptionValue] = validate(

@@ -93,6 +93,13 @@ class Canfield(PileMoveRules[CanfieldState]):
     """Canfield (RULES.md): a squared reserve of 13, four tableau piles, foundations from the
     rank of the 14th card, round the corner."""
 
+    replay_tracks_cards = True
+
+    def lasting_marks(self, state: CanfieldState) -> tuple[int, int]:
+        """Cards of the stock and waste, and of the reserve: they leave, never come back."""
+        talon = len(state.piles["stock"]) + len(state.piles["waste"])
+        return (talon, len(state.piles["reserve"]))
+
     name = "canfield"
     title = "Canfield"
     summary = (

@@ -60,6 +60,14 @@ def deal_layout(cards: list[Card], state_piles: dict[str, list[Card]]) -> dict[s
 class Klondike(PileMoveRules[KlondikeState]):
     """Klondike (RULES.md): seven piles, four foundations, a stock turned one or three at a time."""
 
+    replay_tracks_cards = True
+
+    def lasting_marks(self, state: KlondikeState) -> tuple[int, ...]:
+        """Cards of the stock and waste (they leave it, never come back) and the face-down
+        cards of each tableau pile (only ever turned up)."""
+        talon = len(state.piles["stock"]) + len(state.piles["waste"])
+        return (talon, *(state.down[name] for name in TABLEAU))
+
     name = "klondike"
     title = "Klondike"
     summary = "Seven piles built down in alternating colours; free the aces and build up by suit."

@@ -17,7 +17,7 @@ card, face-down ones too ("thoughtful" solving).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,11 +79,11 @@ SOLVER_VERSIONS: dict[str, int] = {
 #: The versions of the compiled core's solvers (docs/solving.md, "The compiled core"): numbers
 #: above the Python adapter's, so that a study never mixes rows of the two.
 CORE_SOLVER_VERSIONS: dict[str, int] = {
-    "klondike": 6,
+    "klondike": 7,
     "canfield": 5,
     "leonis-own": 3,
     "accordion": 3,
-    "napoleon": 5,
+    "napoleon": 6,
     "spider": 6,
 }
 
@@ -230,6 +230,7 @@ def solve(
     table: bool = True,
     engine: str | None = None,
     replay: bool = True,
+    past: Sequence[State] | None = None,
 ) -> Solution:
     """Solve ``game`` from where it stands (the positions it has been in may not be repeated).
 
@@ -242,6 +243,8 @@ def solve(
     Every ``won`` has been replayed through a copy of the game before it is returned (unless
     ``replay`` is false: the hints, which judge many sampled worlds by their verdict alone and
     never show those moves, skip the replay, the most costly part of a short search).
+    ``past``, if given, lists the positions that may not be recreated instead of the game's
+    own history (the hints' worlds, each with the past of the game it stands for).
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: the solver plays patience only")
@@ -250,12 +253,12 @@ def solve(
     if generic:
         engine = "python"
     chosen = engine or default_engine(game.name)
+    history = _history(game)[:-1] if past is None else list(past)
     if chosen == "core":
-        states = _history(game)
         result, moves, expanded, spent, why, _ = core.solve(
             game.rules,
-            states[-1],
-            states[:-1],
+            game.state,
+            history,
             seconds=seconds,
             nodes=nodes,
             max_states=core.CORE_MAX_STATES if max_states is None else max_states,
@@ -270,12 +273,11 @@ def solve(
     if max_states is None:
         max_states = Budget.max_states
     bound = adapter_for(game.rules, generic)
-    history = [bound.node(state) for state in _history(game)[:-1]]
     found: SearchResult = solver_search(
         bound.adapter,
         bound.node(game.state),
         Budget(seconds=seconds, nodes=nodes, max_states=max_states, cpu_time=cpu_time),
-        history,
+        [bound.node(state) for state in history],
         dominance=dominance,
         table=table,
     )
@@ -285,9 +287,12 @@ def solve(
     return solution
 
 
-def solve_state(rules: Rules[Any], state: State, **budget: Any) -> Solution:
-    """Solve a bare state (no history) with the keyword arguments of :func:`solve`."""
-    return solve(Game.create(rules, state=state), **budget)
+def solve_state(
+    rules: Rules[Any], state: State, past: Sequence[State] = (), **budget: Any
+) -> Solution:
+    """Solve a bare state with the keyword arguments of :func:`solve`: no history, or the
+    positions ``past`` that may not be recreated."""
+    return solve(Game.create(rules, state=state), past=past, **budget)
 
 
 def _check_win(game: Game, moves: list[Move]) -> None:

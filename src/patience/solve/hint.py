@@ -16,10 +16,11 @@ import json
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..cards import Card
 from ..engine import Game, Rules, State
 from ..moves import Move
 from ..stats import Interval
@@ -31,6 +32,7 @@ __all__ = [
     "Hint",
     "has_hidden_cards",
     "hint",
+    "remembered_view",
 ]
 
 #: Worlds sampled per hint by default.
@@ -116,6 +118,168 @@ def has_hidden_cards(view: Mapping[str, Any]) -> bool:
     )
 
 
+def remembered_view(game: Game) -> dict[str, Any]:
+    """The player's view now, with every hidden card the player has seen before named where it
+    lies now: what a player who remembers the game knows (docs/solving.md, "Hints").
+
+    A card seen face up once stays known wherever the moves take it (a Klondike stock turned
+    through once and recycled is known card by card). Worked out from the views of the
+    positions of the game so far (``Rules.view_json`` of each) and the moves played, never
+    from a hidden card: a world dealt from the first view is replayed move by move, and each
+    time a view shows a card the world had not shown before, the world takes it by swapping
+    two cards no view has shown yet (a swap of two such cards changes nothing that anything
+    so far depended on). Where the world's piles stop matching the view the memory starts
+    afresh from that view; games whose moves depend on the identity of hidden cards (Leoni's
+    Own's exiles: ``Rules.replay_tracks_cards`` false) remember nothing. Moves undone are
+    forgotten: only the moves that led here count.
+    """
+    return _remember(game).view
+
+
+@dataclass(frozen=True)
+class _Memory:
+    """What the player knows: ``view`` (:func:`remembered_view`) and ``past``, positions of the
+    game so far that may come back (``Rules.lasting_marks``) in one world of the memory, with
+    the current position last: a world dealt from ``view`` gets its own past by renaming the
+    cards of this one (the cards never seen are the only ones that differ)."""
+
+    view: dict[str, Any]
+    past: list[State]
+
+
+def _remember(game: Game) -> _Memory:
+    rules = game.rules
+    steps = game._stack  # the package's own game: the states before each move
+    now: dict[str, Any] = dict(game.view(0))
+    if not steps or not rules.replay_tracks_cards:
+        return _Memory(now, [])
+    views = [rules.view_json(step.before, 0) for step in steps]
+    views.append(now)
+    rng = random.Random(0)  # which unseen card fills which place does not matter: see below
+    world, known = _world_from(rules, views[0], rng)
+    first, since = world, 0
+    # The world's cards by the names they had when ``first`` was dealt, and back: a swap of
+    # two cards never shown renames them in every earlier position too.
+    label = {card: card for card in first.all_cards()}
+    origin = dict(label)
+    for index, (step, view) in enumerate(zip(steps, views[1:], strict=True)):
+        swaps: list[tuple[Card, Card]] = []
+        try:
+            after, _ = rules.perform(world, step.move)
+        except Exception:  # the world cannot follow the game: start afresh from the view
+            after = None
+        if after is None or not _take_view(after := after.copy(), view, known, swaps):
+            after, known = _world_from(rules, view, rng)
+            first, since = after, index + 1
+            label = {card: card for card in first.all_cards()}
+            origin = dict(label)
+        for one, other in swaps:
+            origin[one], origin[other] = origin[other], origin[one]
+            label[origin[one]], label[origin[other]] = one, other
+        world = after
+    # Only the cards some view has shown are named; the others keep their null, and the world's
+    # random choice for them is dropped, so the answer depends on the views alone.
+    piles = {}
+    for pile_name, pile in now["piles"].items():
+        cards = world.piles[pile_name]
+        down = len(pile.get("down", []))
+        shown = [*pile.get("down", []), *pile.get("up", [])]
+        named = [
+            str(card) if seen is None and card in known else seen
+            for card, seen in zip(cards, shown, strict=True)
+        ]
+        piles[pile_name] = {**pile, "down": named[:down], "up": named[down:]}
+    now["piles"] = piles
+    return _Memory(
+        now, _past(rules, _renamed(first, label), [step.move for step in steps[since:]], world)
+    )
+
+
+def _past(rules: Rules[Any], first: State, moves: list[Move], world: State) -> list[State]:
+    """The positions from ``first`` on that ``moves`` lead through, ending at ``world``,
+    those only whose lasting marks are the current position's (the others cannot come
+    back); just ``world`` if the replay does not lead to it."""
+    states = [first]
+    for move in moves:
+        try:
+            states.append(rules.perform(states[-1], move)[0])
+        except Exception:
+            return [world]
+    if states[-1].piles != world.piles:
+        return [world]
+    marks = rules.lasting_marks(world)
+    if marks is None:
+        return states
+    return [state for state in states if rules.lasting_marks(state) == marks]
+
+
+def _renamed(state: State, name: Mapping[Card, Card]) -> State:
+    """``state`` with every card ``card`` replaced by ``name[card]``."""
+    renamed = state.copy()
+    renamed.piles = {pile: [name[card] for card in cards] for pile, cards in state.piles.items()}
+    return renamed
+
+
+def _world_from(
+    rules: Rules[Any], view: Mapping[str, Any], rng: random.Random
+) -> tuple[State, set[int]]:
+    """A world dealt from ``view`` and the set of its cards the view shows."""
+    world = rules.sample_state(view, rng)
+    known: set[int] = set()
+    _take_view(world, view, known)
+    return world, known
+
+
+def _take_view(
+    world: State,
+    view: Mapping[str, Any],
+    known: set[int],
+    swaps: list[tuple[Card, Card]] | None = None,
+) -> bool:
+    """Make ``world`` show what ``view`` shows by swapping cards not yet ``known`` (no earlier
+    view showed them), then add the cards it shows to ``known``. False (``world`` half
+    changed) when it cannot: the piles differ in size, or a known card is not where the view
+    shows it."""
+    places: list[tuple[str, int, str]] = []
+    for name, pile in view["piles"].items():
+        down = pile.get("down", [])
+        shown = [*down, *pile.get("up", [])]
+        if len(world.piles[name]) != len(shown) or world.down[name] != len(down):
+            return False
+        places.extend((name, index, card) for index, card in enumerate(shown) if card is not None)
+    wrong = [
+        (name, index, card) for name, index, card in places if str(world.piles[name][index]) != card
+    ]
+    if wrong:
+        shown_here = {(name, index): card for name, index, card in places}
+        # Where each unknown card that is not already where a view shows it lies, by face.
+        spare: dict[str, list[tuple[str, int]]] = {}
+        for name, cards in world.piles.items():
+            for index, card in enumerate(cards):
+                if card not in known and shown_here.get((name, index)) != str(card):
+                    spare.setdefault(str(card), []).append((name, index))
+        for name, index, face in wrong:
+            here = world.piles[name][index]
+            if str(here) == face:
+                continue  # a swap before this one brought the card
+            if here in known or not spare.get(face):
+                return False
+            other_name, other_index = spare[face].pop()
+            there = world.piles[other_name][other_index]
+            world.piles[name][index], world.piles[other_name][other_index] = there, here
+            if swaps is not None:
+                swaps.append((here, there))
+            # The card moved away is unknown and now lies where ``there`` lay.
+            if shown_here.get((other_name, other_index)) != str(here):
+                spare.setdefault(str(here), []).append((other_name, other_index))
+            spare[str(here)] = [
+                place for place in spare.get(str(here), []) if place != (name, index)
+            ]
+    for name, index, _ in places:
+        known.add(world.piles[name][index])
+    return True
+
+
 def hint(
     game: Game,
     *,
@@ -146,13 +310,16 @@ def hint(
     if (seconds is not None and seconds <= 0) or (nodes is not None and nodes < 1):
         raise ValueError("a hint's budget must be positive: seconds > 0, nodes >= 1")
     started = time.perf_counter()
-    view = game.view(0)
+    view: Mapping[str, Any] = game.view(0)
     outcome = view["outcome"]
     if outcome["result"] != "ongoing":
         reason = f"the game is over ({outcome['result']}"
         reason += f": {outcome['reason']})" if outcome.get("reason") else ")"
         return Hint(None, 1.0 if outcome["result"] == "won" else 0.0, 0, True, reason=reason)
     legal = [Move.from_json(data) for data in view["legal_moves"]]
+    # What the player knows: the view, and every card seen before where it has gone since.
+    memory = _remember(game)
+    view = memory.view
     from . import default_engine  # the package imports this module: import it when used
 
     if default_engine(game.name) == "python":
@@ -167,12 +334,15 @@ def hint(
         if exact.exact or exact.move is not None:
             return exact
         # The search was cut short: judge every move in the one world there is, the game.
+        undoing = _undoing(game, legal)
         judged = _sampled(
-            game.rules, view, legal, 1, seconds, nodes, rng, started, race, _undoing(game, legal)
+            game.rules, view, legal, 1, seconds, nodes, rng, started, race, undoing, memory.past
         )
         return replace(judged, reason=f"{exact.reason}; {judged.reason}")
     undoing = _undoing(game, legal)
-    return _sampled(game.rules, view, legal, samples, seconds, nodes, rng, started, race, undoing)
+    return _sampled(
+        game.rules, view, legal, samples, seconds, nodes, rng, started, race, undoing, memory.past
+    )
 
 
 def _exact(
@@ -207,11 +377,14 @@ def _sampled(
     started: float,
     race: bool = True,
     undoing: frozenset[Move] = frozenset(),
+    past: Sequence[State] = (),
 ) -> Hint:
     """Deal the hidden cards ``samples`` times from the view and judge every legal move by the
     share of those worlds still won after it (the same worlds for every move); among equally
     good moves, those of ``undoing`` come after the others of the same progress. With ``race``,
-    a move stops being judged once it can no longer be among the best (:func:`_racing`)."""
+    a move stops being judged once it can no longer be among the best (:func:`_racing`).
+    ``past`` (:class:`_Memory`) gives each world the positions of its game that it may not
+    recreate."""
     from . import solve_state  # the package imports this module: import its solver when used
 
     deadline = None if seconds is None else started + seconds
@@ -226,12 +399,15 @@ def _sampled(
     done = 0
     for index, world in enumerate(worlds.values()):
         results: dict[Move, str] = {}
+        history = _world_past(past, world)
         for move in alive:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             after, _ = rules.perform(world, move)
             share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            solution = solve_state(rules, after, seconds=share, nodes=nodes, replay=False)
+            solution = solve_state(
+                rules, after, past=history, seconds=share, nodes=nodes, replay=False
+            )
             results[move] = solution.result
         if len(results) < len(alive):
             break  # out of time: a world counts only when every move was judged in it
@@ -295,6 +471,20 @@ def _sampled(
         high=high,
         lost=tally.lost,
     )
+
+
+def _world_past(past: Sequence[State], world: State) -> list[State]:
+    """The positions of ``past`` as they were in ``world``: ``past`` ends with the current
+    position in one world of the memory, which differs from ``world`` only in the names of
+    cards never seen, so renaming its cards place by place gives ``world``'s past."""
+    if not past:
+        return []
+    name = {
+        card: other
+        for pile, cards in past[-1].piles.items()
+        for card, other in zip(cards, world.piles[pile], strict=True)
+    }
+    return [_renamed(state, name) for state in past]
 
 
 def _close_floor(most: int) -> float:
