@@ -120,7 +120,9 @@ def settled(page: Any) -> None:
 
 
 def moves_shown(page: Any, count: int) -> None:
-    expect(page.locator('[data-testid="moves"]')).to_have_text(str(count))
+    # The page animates every state it receives in turn; after a burst of moves posted
+    # through the API a loaded machine may take longer than the default 5 s to catch up.
+    expect(page.locator('[data-testid="moves"]')).to_have_text(str(count), timeout=20_000)
 
 
 # -- 1. motion -------------------------------------------------------------------------------
