@@ -49,6 +49,14 @@ PYTHON_SAMPLES = 4
 PYTHON_NODES = 200
 
 
+#: A move and the moves that follow it in one step of the solver's adapter (a stock turn with
+#: the turns and the play of the card they bring within reach).
+Line = tuple[Move, ...]
+
+#: How good a search's answer is for a move judged by several steps: the best counts.
+_BETTER = {"missing": 0, "unwinnable": 1, "unknown": 2, "timeout": 2, "won": 3}
+
+
 @dataclass(frozen=True)
 class Hint:
     """A suggested move and how likely a win is from here.
@@ -393,22 +401,35 @@ def _sampled(
         world = rules.sample_state(view, rng)
         # The same world dealt twice (few hidden cards) would only weigh it twice.
         worlds.setdefault(json.dumps(rules.position_json(world, None), sort_keys=True), world)
-    candidates = _candidates(rules, list(worlds.values()), legal)
+    candidates, by_lines = _candidates(rules, list(worlds.values()), legal)
     tallies = {move: _Tally() for move in candidates}
     alive = list(candidates)
     done = 0
     for index, world in enumerate(worlds.values()):
         results: dict[Move, str] = {}
         history = _world_past(past, world)
+        lines = _lines(rules, world, by_lines) if by_lines else {}
         for move in alive:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            after, _ = rules.perform(world, move)
-            share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            solution = solve_state(
-                rules, after, past=history, seconds=share, nodes=nodes, replay=False
-            )
-            results[move] = solution.result
+            # A move that starts steps of several moves (a stock turn) is judged by the best
+            # of its steps in this world: by the cards the turns bring within reach.
+            ways = lines.get(move, []) if move in by_lines else [(move,)]
+            results[move] = "missing"  # no card the turns bring within reach can be played
+            for line in ways:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                after = world
+                for each in line:
+                    after, _ = rules.perform(after, each)
+                share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+                result: str = solve_state(
+                    rules, after, past=history, seconds=share, nodes=nodes, replay=False
+                ).result
+                if _BETTER.get(result, 2) > _BETTER[results[move]]:
+                    results[move] = result
+                if result == "won":
+                    break
         if len(results) < len(alive):
             break  # out of time: a world counts only when every move was judged in it
         for move, result in results.items():
@@ -434,8 +455,8 @@ def _sampled(
         key=lambda move: (
             *progress[move][:2],
             move not in undoing,
-            *progress[move][2:],
             *tallies[move].rank(),
+            *progress[move][2:],
             -candidates.index(move),
         ),
     )
@@ -502,23 +523,45 @@ def _racing(alive: list[Move], tallies: Mapping[Move, _Tally], remaining: int) -
     return [move for move in alive if tallies[move].won + remaining >= floor]
 
 
-def _candidates(rules: Rules[Any], worlds: list[State], legal: list[Move]) -> list[Move]:
+def _candidates(
+    rules: Rules[Any], worlds: list[State], legal: list[Move]
+) -> tuple[list[Move], frozenset[Move]]:
     """The legal moves worth judging: those that start a step of the solver's adapter, with its
     dominance rules, in some sampled world (the rules leave out moves that only shuffle cards
     between piles, which noise would otherwise let win now and then; docs/solving.md); every
-    legal move if none does."""
+    legal move if none does. Second, the actions among them that start a step of several moves
+    (a stock turn, with the turns that bring a card within reach and its play): those are judged
+    by their steps, never alone."""
     from . import adapter_for  # the package imports this module: import it when used
 
     bound = adapter_for(rules)
     starting: set[Move] = set()
+    longer: set[Move] = set()
     for world in worlds:
         node = bound.node(world)
         for step, _ in bound.adapter.steps(node, True):
             moves = bound.adapter.moves(node, step)
             if moves:
                 starting.add(moves[0])
+                if len(moves) > 1 and moves[0].is_action:
+                    longer.add(moves[0])
     chosen = [move for move in legal if move in starting]
-    return chosen or legal
+    return chosen or legal, frozenset(move for move in chosen if move in longer)
+
+
+def _lines(rules: Rules[Any], world: State, starts: frozenset[Move]) -> dict[Move, list[Line]]:
+    """The steps of the solver's adapter (with its dominance rules) in ``world`` that start
+    with one of ``starts``, as lists of moves, by their first move."""
+    from . import adapter_for  # the package imports this module: import it when used
+
+    bound = adapter_for(rules)
+    node = bound.node(world)
+    lines: dict[Move, list[Line]] = {}
+    for step, _ in bound.adapter.steps(node, True):
+        moves = bound.adapter.moves(node, step)
+        if moves and moves[0] in starts:
+            lines.setdefault(moves[0], []).append(tuple(moves))
+    return lines
 
 
 @dataclass
@@ -528,12 +571,17 @@ class _Tally:
     won: int = 0
     lost: int = 0
     unknown: int = 0
+    #: Worlds where none of the move's steps could be played (a stock turn that brings no
+    #: playable card within reach): not won, and not proved lost.
+    missing: int = 0
 
     def add(self, result: str) -> None:
         if result == "won":
             self.won += 1
         elif result == "unwinnable":
             self.lost += 1
+        elif result == "missing":
+            self.missing += 1
         else:
             self.unknown += 1
 
