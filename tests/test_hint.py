@@ -426,15 +426,18 @@ class _Verdict:
 
 
 def fake_solver(bias: int) -> Any:
-    """A stand-in for ``solve_state``: a world after a stock turn (a card in the waste) is won
-    when a hash of it falls below ``bias`` in 100, any other world when it falls below 100 -
-    ``bias``; some are undecided. Deterministic, so that the race and the full evaluation see
-    the same verdicts."""
+    """A stand-in for ``solve_state``: a world after a stock turn (a card in the waste, or one
+    fewer in the stock and talon: a stock turn is judged with the play of the card it brings)
+    is won when a hash of it falls below ``bias`` in 100, any other world when it falls below
+    100 - ``bias``; some are undecided. Deterministic, so that the race and the full evaluation
+    see the same verdicts."""
+    stock = len(LAYOUT) - 16  # layout_game()'s stock
 
     def solve_state(rules: Any, state: Any, **budget: Any) -> _Verdict:
         text = json.dumps(rules.position_json(state, None), sort_keys=True)
         roll = int(hashlib.sha256(text.encode()).hexdigest(), 16) % 100
-        threshold = bias if state.piles["waste"] else 100 - bias
+        turned = state.piles["waste"] or len(state.piles["stock"]) < stock
+        threshold = bias if turned else 100 - bias
         if roll < threshold:
             return _Verdict("won")
         return _Verdict("unwinnable" if roll % 3 else "timeout")

@@ -53,6 +53,10 @@ PYTHON_NODES = 200
 #: the turns and the play of the card they bring within reach).
 Line = tuple[Move, ...]
 
+#: The actions judged by the steps they start: turning the stock (Klondike, Canfield), never on
+#: its own. Accordion's and Spider's deals change what is dealt, not only what is reachable.
+_TURNS = frozenset({"stock", "recycle"})
+
 #: How good a search's answer is for a move judged by several steps: the best counts.
 _BETTER = {"missing": 0, "unwinnable": 1, "unknown": 2, "timeout": 2, "won": 3}
 
@@ -448,6 +452,11 @@ def _sampled(
     # count as equally good: among them progress decides, so that noise does not walk the
     # game back and forth between two piles; for the same reason a move that only takes cards
     # back to where they just came from comes after the others that make as much progress.
+    # Where the stock is turned onto a waste, fewer cards in them is no progress of its own (a
+    # card played from the waste regroups the turns after it: Klondike draw 3 lost proved wins
+    # by preferring it to a stock turn that more worlds won): it counts after the worlds won.
+    # Elsewhere (Accordion's deals) it is progress.
+    waste = "waste" in view["piles"]
     most = max(tallies[move].won for move in candidates)
     close = [move for move in candidates if tallies[move].won >= _close_floor(most)]
     best = max(
@@ -455,6 +464,7 @@ def _sampled(
         key=lambda move: (
             *progress[move][:2],
             move not in undoing,
+            *(() if waste else progress[move][2:]),
             *tallies[move].rank(),
             *progress[move][2:],
             -candidates.index(move),
@@ -543,7 +553,7 @@ def _candidates(
             moves = bound.adapter.moves(node, step)
             if moves:
                 starting.add(moves[0])
-                if len(moves) > 1 and moves[0].is_action:
+                if len(moves) > 1 and moves[0].is_action and moves[0].text() in _TURNS:
                     longer.add(moves[0])
     chosen = [move for move in legal if move in starting]
     return chosen or legal, frozenset(move for move in chosen if move in longer)
