@@ -35,7 +35,7 @@ from patience.engine import Game
 from patience.options import parse_option_pairs
 from patience.solve import hint, solve
 from patience.solve.autoplay import MAX_MOVES, Policy
-from patience.solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
+from patience.solve.hint import hint_budget
 from patience.stats import Interval
 from patience.study.winnable import shipped_deals
 
@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("game")
     parser.add_argument("--deals", type=deal_range, default=range(1001, 1011), help="A-B")
     parser.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
-    parser.add_argument("--nodes", type=int, default=DEFAULT_NODES)
+    parser.add_argument("--samples", type=int, default=None, help="default: the web app's")
+    parser.add_argument("--nodes", type=int, default=None, help="default: the web app's")
     parser.add_argument("--solver-budget", type=float, default=10.0, help="CPU s a deal")
     parser.add_argument("--blunder-nodes", type=int, default=None)
     parser.add_argument(
@@ -112,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     options = parse_option_pairs(args.option)
+    budget = hint_budget(args.game)
+    args.samples = budget["samples"] if args.samples is None else args.samples
+    args.nodes = budget["nodes"] if args.nodes is None else args.nodes
     key = {
         "game": args.game,
         "options": sorted(args.option),

@@ -22,6 +22,8 @@ from patience.moves import Move
 from patience.server import create_app
 from patience.solve import Hint, hint, solve, solve_state
 from patience.solve.hint import (
+    DEFAULT_SAMPLES,
+    GAME_BUDGETS,
     _progress,
     _racing,
     _remember,
@@ -29,6 +31,7 @@ from patience.solve.hint import (
     _undoing,
     _world_past,
     has_hidden_cards,
+    hint_budget,
     remembered_view,
 )
 from patience.terminal import PlaySession
@@ -533,3 +536,17 @@ def test_equally_good_moves_do_not_take_cards_back(monkeypatch: pytest.MonkeyPat
     assert answer.votes[back.text()] == answer.samples  # judged as good as any
     assert answer.move is not None
     assert answer.move != back
+
+
+def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One-suit Spider's hints take fewer worlds (its opening judges ten moves); the others the
+    defaults."""
+    monkeypatch.setattr(patience.solve, "solve_state", lambda *args, **budget: _Verdict("won"))
+    spider = patience.new("spider", deal=1, suits=1)
+    assert hint_budget("spider") == {"samples": 4, "nodes": 10_000} == {
+        "samples": GAME_BUDGETS["spider"][0],
+        "nodes": GAME_BUDGETS["spider"][1],
+    }
+    assert hint_json(spider)["samples"] == 4
+    assert hint_budget("klondike")["samples"] == DEFAULT_SAMPLES
+    assert hint_json(patience.new("klondike", deal=1))["samples"] == DEFAULT_SAMPLES

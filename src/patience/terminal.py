@@ -536,14 +536,14 @@ class PlaySession:
 
     def cmd_hint(self, rest: str) -> None:
         """Suggest a move from the player's view alone (patience.solve.hint)."""
-        from .solve import hint
+        from .solve.hint import hint, hint_budget
 
         if self.game.rules.players != 1:
             self.error("hints are for the one-player games")
             return
         self.console.print(Text("Thinking...", style="dim"))
         try:
-            answer = hint(self.game)
+            answer = hint(self.game, **hint_budget(self.game.name))
         except ValueError as error:  # a view the sampler cannot deal: say so, play on
             self.error(f"no hint: {error}")
             return

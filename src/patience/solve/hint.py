@@ -29,9 +29,11 @@ __all__ = [
     "DEFAULT_NODES",
     "DEFAULT_SAMPLES",
     "DEFAULT_SECONDS",
+    "GAME_BUDGETS",
     "Hint",
     "has_hidden_cards",
     "hint",
+    "hint_budget",
     "remembered_view",
 ]
 
@@ -43,6 +45,12 @@ DEFAULT_SAMPLES = 16
 DEFAULT_SECONDS = 8.0
 #: The node budget of each search (one world after one move) by default.
 DEFAULT_NODES: int | None = 10_000
+
+#: The worlds and nodes of a hint by game where the defaults are too slow for the web app (the
+#: web app and the terminal ask :func:`hint_budget`): one-suit Spider's opening judges ten moves
+#: at some 100,000 nodes a CPU second, 16 CPU s at the defaults, which the 8 s clock cut short;
+#: its searches find nothing at 5,000 nodes, so it keeps 10,000 and takes fewer worlds.
+GAME_BUDGETS: dict[str, tuple[int, int | None]] = {"spider": (4, 10_000)}
 
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
@@ -118,6 +126,13 @@ class Hint:
             f"({round(self.low * 100)}-{round(self.high * 100)}%, 95%), from {self.samples} "
             f"deals of the hidden cards ({self.reason})."
         )
+
+
+def hint_budget(game: str) -> dict[str, Any]:
+    """The keyword arguments ``samples`` and ``nodes`` of a hint of ``game`` in the web app and
+    the terminal: :data:`GAME_BUDGETS`, else the defaults."""
+    samples, nodes = GAME_BUDGETS.get(game, (DEFAULT_SAMPLES, DEFAULT_NODES))
+    return {"samples": samples, "nodes": nodes}
 
 
 def has_hidden_cards(view: Mapping[str, Any]) -> bool:
