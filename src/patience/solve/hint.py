@@ -16,7 +16,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -428,6 +428,10 @@ def _sampled(
         results: dict[Move, str] = {}
         history = _world_past(past, world)
         lines = _lines(rules, world, by_lines) if by_lines else {}
+        # The positions a step may not pass through: the world's past and the world itself
+        # (the adapter's steps know nothing of the game so far: turning the stock round to a
+        # position already reached would be refused in the real game).
+        seen = {rules.key(state) for state in [*history, world]} if lines else set()
         for move in alive:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -438,9 +442,9 @@ def _sampled(
             for line in ways:
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
-                after = world
-                for each in line:
-                    after, _ = rules.perform(after, each)
+                after = _play(rules, world, line, seen)
+                if after is None:
+                    continue
                 share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
                 result: str = solve_state(
                     rules, after, past=history, seconds=share, nodes=nodes, replay=False
@@ -467,11 +471,6 @@ def _sampled(
     # count as equally good: among them progress decides, so that noise does not walk the
     # game back and forth between two piles; for the same reason a move that only takes cards
     # back to where they just came from comes after the others that make as much progress.
-    # Where the stock is turned onto a waste, fewer cards in them is no progress of its own (a
-    # card played from the waste regroups the turns after it: Klondike draw 3 lost proved wins
-    # by preferring it to a stock turn that more worlds won): it counts after the worlds won.
-    # Elsewhere (Accordion's deals) it is progress.
-    waste = "waste" in view["piles"]
     most = max(tallies[move].won for move in candidates)
     close = [move for move in candidates if tallies[move].won >= _close_floor(most)]
     best = max(
@@ -479,9 +478,8 @@ def _sampled(
         key=lambda move: (
             *progress[move][:2],
             move not in undoing,
-            *(() if waste else progress[move][2:]),
-            *tallies[move].rank(),
             *progress[move][2:],
+            *tallies[move].rank(),
             -candidates.index(move),
         ),
     )
@@ -572,6 +570,17 @@ def _candidates(
                     longer.add(moves[0])
     chosen = [move for move in legal if move in starting]
     return chosen or legal, frozenset(move for move in chosen if move in longer)
+
+
+def _play(rules: Rules[Any], world: State, line: Line, seen: set[Hashable]) -> State | None:
+    """``world`` after the moves of ``line``, or None if one of them recreates a position of
+    ``seen``."""
+    after = world
+    for move in line:
+        after, _ = rules.perform(after, move)
+        if len(line) > 1 and rules.key(after) in seen:
+            return None
+    return after
 
 
 def _lines(rules: Rules[Any], world: State, starts: frozenset[Move]) -> dict[Move, list[Line]]:
