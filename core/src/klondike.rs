@@ -395,83 +395,120 @@ impl Klondike {
         false
     }
 
-    /// Whether some tableau cards can never move (docs/solving.md, "Klondike", rule 12): the
-    /// largest set U of face-down and bottom face-up cards (not kings) such that every way a
-    /// card of U could first move (onto either card of the next rank in the other colour, or
-    /// to its foundation) needs a card of U to have moved before it. No card of U can be the
-    /// first of U to move, so none ever does, and the game is lost.
+    /// Whether some tableau cards can never move (docs/solving.md, "Klondike", rule 12 as
+    /// the core has it from solver version 8): a set U of tableau cards none of which can be
+    /// the first to move, beside a set V of stock and waste cards none of which can come into
+    /// the tableau before a card of U moves. A tableau card is kept in U when it is face down
+    /// under a card of U (it is turned up only once that card has moved), or when every
+    /// face-up card under it is in U (so it can only move first as the bottom of the cards
+    /// moved) and every way it could move (onto either card of the next rank in the other
+    /// colour, a king into a space, or to its foundation) needs U or V: the card it goes
+    /// onto lies under a card of U or is in V (it must come into the tableau first), or no
+    /// space can be made (no pile is empty and every pile holds a card of U), or a lower card
+    /// of its suit is in U or under a card of U. A stock or waste card is kept in V when
+    /// every way into the tableau (the same, from the waste or a foundation) needs U or V.
+    /// The conditions only get easier as U and V grow, so the largest such sets are found by
+    /// starting from every card of the tableau, stock and waste and dropping cards until none
+    /// fails; if U is not empty, the game is lost.
     fn deadlocked(&self, node: &Node) -> bool {
-        // For each tableau card: the candidate cards (face-down or bottom face-up, not kings)
-        // of its pile at or above it (`covered`), or strictly above it (`over`).
+        // For each tableau card: the cards of its pile at or above it (`covered`), strictly
+        // above it (`over`), and the face-up cards strictly under it (`under`).
         let mut covered = [0u64; 52];
         let mut over = [0u64; 52];
+        let mut under = [0u64; 52];
+        let mut piles = [0u64; 7];
         let mut in_tableau = 0u64;
-        let mut candidates = 0u64;
+        let mut face_down = 0u64;
+        let mut space = false;
         for index in 0..7 {
             let pile = node.pile(index);
-            let last = (node.down[index] as usize).min(pile.len().saturating_sub(1));
-            let mut above = 0u64;
-            for (at, &card) in pile.iter().enumerate().rev() {
-                over[card as usize] = above;
-                if at <= last && rank(card) != KING {
-                    above |= bit(card);
-                }
-                covered[card as usize] = above;
-                in_tableau |= bit(card);
+            if pile.is_empty() {
+                space = true;
+                continue;
             }
-            candidates |= above;
+            let mut above = 0u64;
+            for &card in pile.iter().rev() {
+                over[card as usize] = above;
+                above |= bit(card);
+                covered[card as usize] = above;
+            }
+            let hidden = node.down[index] as usize;
+            for &card in &pile[..hidden] {
+                face_down |= bit(card);
+            }
+            let mut up = 0u64;
+            for &card in &pile[hidden..] {
+                under[card as usize] = up;
+                up |= bit(card);
+            }
+            piles[index] = above;
+            in_tableau |= above;
         }
-        if candidates == 0 {
-            return false;
+        let mut in_stock = 0u64;
+        for &card in &node.order[..node.olen as usize] {
+            in_stock |= bit(card);
         }
-        // Each candidate's ways out, as masks: the way is open while no card of U is in it.
-        // A way that is always open removes the card at once; u64::MAX marks a way never open.
-        let mut ways = [[0u64; 3]; 52];
-        let mut stuck = 0u64;
-        let mut rest = candidates;
+        // Each card's ways, as masks: a way is open while no card of U or V is in it (0:
+        // always open); u64::MAX marks a way never open. A king's ways onto a card are never
+        // open (it goes into a space instead, tested below); a stock card's way to its
+        // foundation does not count (it does not bring it into the tableau).
+        let mut ways = [[u64::MAX; 3]; 52];
+        let mut kings = 0u64;
+        let mut rest = in_tableau | in_stock;
         while rest != 0 {
             let card = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let (r, s) = (rank(card), suit(card));
-            let mut open = false;
-            for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
-                let onto = other * 13 + r; // the card of rank r + 1 in the other colour
-                if node.found[other as usize] > r {
-                    // On its foundation: it may come down again, or never (from_foundation off).
-                    if self.from_foundation {
-                        open = true;
-                    } else {
-                        ways[card as usize][way] = u64::MAX;
+            let card_ways = &mut ways[card as usize];
+            if r == KING {
+                kings |= bit(card);
+                if space {
+                    card_ways[0] = 0;
+                }
+            } else {
+                for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
+                    let onto = other * 13 + r; // the card of rank r + 1 in the other colour
+                    if in_tableau & bit(onto) != 0 {
+                        card_ways[way] = over[onto as usize];
+                    } else if in_stock & bit(onto) != 0 {
+                        card_ways[way] = bit(onto); // it must come into the tableau first
+                    } else if self.from_foundation {
+                        card_ways[way] = 0; // on its foundation: it may come down again
+                    } // else on its foundation for good
+                }
+            }
+            if in_tableau & bit(card) != 0 {
+                let mut lower = 0u64;
+                for low in s * 13..card {
+                    if in_tableau & bit(low) != 0 {
+                        lower |= covered[low as usize];
                     }
-                } else if in_tableau & bit(onto) == 0 {
-                    open = true; // in the stock or waste
-                } else {
-                    ways[card as usize][way] = over[onto as usize];
                 }
-            }
-            let mut lower = 0u64;
-            for low in s * 13..card {
-                if in_tableau & bit(low) != 0 {
-                    lower |= covered[low as usize];
-                }
-            }
-            ways[card as usize][2] = lower;
-            if !open {
-                stuck |= bit(card);
+                card_ways[2] = lower;
             }
         }
+        let mut stuck = in_tableau | in_stock;
         loop {
+            // Every pile holds a card of U: no space can be made before one of them moves.
+            let spaces_shut = !space && piles.iter().all(|&pile| pile & stuck != 0);
             let mut freed = 0u64;
             let mut rest = stuck;
             while rest != 0 {
                 let card = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                if ways[card].iter().any(|&way| way != u64::MAX && way & stuck == 0) {
-                    freed |= 1u64 << card;
+                let mask = 1u64 << card;
+                if face_down & mask != 0 && over[card] & stuck != 0 {
+                    continue; // face down under a card of U
+                }
+                if under[card] & !stuck != 0
+                    || ways[card].iter().any(|&way| way != u64::MAX && way & stuck == 0)
+                    || (kings & mask != 0 && !spaces_shut)
+                {
+                    freed |= mask;
                 }
             }
-            if freed == 0 {
-                return stuck != 0;
+            if freed == 0 || stuck & in_tableau == 0 {
+                return stuck & in_tableau != 0;
             }
             stuck &= !freed;
         }
@@ -670,8 +707,8 @@ impl Adapter for Klondike {
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
         let found = &node.found;
         if dominance {
-            // A position that is not dead-locked has no dead-locked successor while cards may
-            // come back from the foundations (rule 12): testing the root is enough then.
+            // With cards that may come back from the foundations, the test is made at the root
+            // only: below it, it costs far more than the rare dead end it finds (rule 12).
             if (node.root || !self.from_foundation) && self.deadlocked(node) {
                 return;
             }
