@@ -420,7 +420,7 @@ impl Klondike {
         let mut in_tableau = 0u64;
         let mut face_down = 0u64;
         let mut space = false;
-        for index in 0..7 {
+        for (index, pile_cards) in piles.iter_mut().enumerate() {
             let pile = node.pile(index);
             if pile.is_empty() {
                 space = true;
@@ -441,7 +441,7 @@ impl Klondike {
                 under[card as usize] = up;
                 up |= bit(card);
             }
-            piles[index] = above;
+            *pile_cards = above;
             in_tableau |= above;
         }
         let mut in_stock = 0u64;
