@@ -16,9 +16,10 @@ result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up.
 is the root's most visited one (the "robust child"); the search stops early once no other move
 can catch up.
 
-Leopard's search runs in the compiled core (:mod:`patience.bots.leopard_core`: the same loop
-over the same rules, proved equal by tests/test_core_leopard.py) when it is built, with its own
-default budget of :data:`CORE_ITERATIONS`; ``engine="python"`` runs this module's loop instead.
+A game whose search runs in the compiled core says so with ``Rules.native_ismcts`` (Leopard:
+:mod:`patience.bots.leopard_core`, proved the same game by tests/test_core_leopard.py; Double
+Solitaire: core/src/double_solitaire.rs), the same loop with the game's own default budget
+(``Rules.native_iterations``); ``engine="python"`` runs this module's loop instead.
 """
 
 from __future__ import annotations
@@ -29,19 +30,20 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..engine import Rules
-from ..games.leopard import Leopard
 from ..moves import Move
-from . import leopard_core
 from .base import Bot, BotError, register
 
-__all__ = ["CORE_ITERATIONS", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "ENGINES", "IsmctsBot"]
+_core: Any
+try:
+    from .. import _core
+except ImportError:  # pragma: no cover - a source tree whose extension was never built
+    _core = None
+
+__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "ENGINES", "IsmctsBot"]
 
 #: Iterations per move by default: under one second a move for Leopard on the development
 #: machine (docs/bots.md has the measurements).
 DEFAULT_ITERATIONS = 1300
-#: Iterations per move by default when the search runs in the compiled core (Leopard): no more
-#: CPU a move than the Python loop's default (docs/bots.md has the measurements).
-CORE_ITERATIONS = 20000
 #: Where the search runs: ``auto`` (the compiled core for the games it searches, else Python),
 #: ``core`` (the compiled core, or an error) or ``python``.
 ENGINES = ("auto", "core", "python")
@@ -93,7 +95,7 @@ class IsmctsBot(Bot):
     cuts playouts (None: play to the end); ``keep_tree`` keeps the last search's nodes in
     :attr:`last_tree` (the Python loop only); ``engine`` says where the search runs
     (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
-    :data:`CORE_ITERATIONS` in the core, :data:`DEFAULT_ITERATIONS` in Python.
+    the game's ``native_iterations`` in the core, :data:`DEFAULT_ITERATIONS` in Python.
     """
 
     name = "ismcts"
@@ -115,7 +117,7 @@ class IsmctsBot(Bot):
             raise BotError("ismcts needs iterations of 1 or more")
         if engine not in ENGINES:
             raise BotError(f"ismcts's engine is one of {', '.join(ENGINES)}, not {engine!r}")
-        if engine == "core" and not leopard_core.available():
+        if engine == "core" and _core is None:
             raise BotError("ismcts: the compiled core (patience._core) is not built here")
         if engine == "core" and keep_tree:
             raise BotError("ismcts: keep_tree needs engine=python (the core keeps no tree)")
@@ -154,57 +156,26 @@ class IsmctsBot(Bot):
         after = rules.apply_action(world, action)
         return self.bias * (rules.search_reward(after, player) - 0.5)
 
-    def _in_core(self, rules: Rules[Any]) -> bool:
-        """Whether this search runs in the compiled core (Leopard, unless told otherwise)."""
-        if self.engine == "python" or self.keep_tree:
-            return False
-        if not isinstance(rules, Leopard):
-            if self.engine == "core":
-                raise BotError(f"ismcts: the compiled core does not search {rules.name}")
-            return False
-        return leopard_core.available()
-
-    def _decide_in_core(self, rules: Leopard, view: Mapping[str, Any], moves: list[Move]) -> Move:
-        """The same search in the compiled core, from a world dealt from the view."""
-        rng = self.rng
-        seat = int(view["seat"])
-        world = rules.sample_state(view, rng)
-        edges, done, _ = leopard_core.search(
-            rules,
-            world,
-            seat,
-            iterations=CORE_ITERATIONS if self.iterations is None else self.iterations,
-            seconds=self.seconds,
-            exploration=self.exploration,
-            bias=self.bias,
-            rollout_depth=self.rollout_depth,
-            seed=rng.getrandbits(64),
-        )
-        root = _Node(seat)
-        for action, visits, total, bias in edges:
-            edge = root.edges[rules.action_to_move(world, action)] = _Edge(bias, 0.0)
-            edge.visits, edge.total = visits, total
-        self.last_iterations = done
-        self.last_tree = {}
-        return self._robust(root, moves, rng.random())
-
     def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]
         rules = self.rules_for(view)
-        # Double Solitaire searches in the core through its rules (Rules.native_ismcts: the
-        # same algorithm, core/src/double_solitaire.rs; None when the core is not built).
+        # Leopard and Double Solitaire search in the compiled core through their rules
+        # (Rules.native_ismcts: the same algorithm; None when the core is not built).
         native = getattr(rules, "native_ismcts", None)
-        if native is not None and self.engine != "python" and not self.keep_tree:
-            found = native(
-                view,
-                self.rng,
-                iterations=self.iterations,
-                seconds=self.seconds,
-                exploration=self.exploration,
-                bias=self.bias,
-            )
+        if self.engine != "python" and not self.keep_tree:
+            found = None
+            if native is not None:
+                found = native(
+                    view,
+                    self.rng,
+                    iterations=self.iterations,
+                    seconds=self.seconds,
+                    exploration=self.exploration,
+                    bias=self.bias,
+                    rollout_depth=self.rollout_depth,
+                )
             if found is not None:
                 self.last_iterations, stats = found
                 summary = _Node(int(view["seat"]))
@@ -213,9 +184,8 @@ class IsmctsBot(Bot):
                     edge.visits, edge.total = visits, total
                 self.last_tree = {}
                 return self._robust(summary, moves, self.rng.random())
-        if self._in_core(rules):
-            assert isinstance(rules, Leopard)
-            return self._decide_in_core(rules, view, moves)
+            if self.engine == "core":
+                raise BotError(f"ismcts: the compiled core does not search {rules.name}")
         seat = int(view["seat"])
         rng = self.rng
         tree: dict[Hashable, _Node] = {}
