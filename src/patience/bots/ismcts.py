@@ -52,6 +52,9 @@ ENGINES = ("auto", "core", "python")
 DEFAULT_ROLLOUT_DEPTH = 12
 #: A node tries a new move while it has fewer than ``WIDENING * sqrt(visits)`` of them.
 WIDENING = 2.0
+#: How much better (in bias: the one-ply evaluation as a chance of winning, less 0.5) a
+#: near-equal move must look to be played instead of the most visited one (``near_equal``).
+NEAR_BIAS = 0.05
 #: The tree walk of one iteration stops after this many moves (games in which positions repeat,
 #: such as Double Solitaire, could otherwise walk round a cycle of known nodes).
 MAX_TREE_DEPTH = 60
@@ -96,6 +99,8 @@ class IsmctsBot(Bot):
     :attr:`last_tree` (the Python loop only); ``engine`` says where the search runs
     (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
     the game's ``native_iterations`` in the core, :data:`DEFAULT_ITERATIONS` in Python.
+    ``near_equal`` (standard errors; 0, the default: off) tells near-equal moves apart by the
+    one-ply evaluation: :meth:`final_choice`.
     """
 
     name = "ismcts"
@@ -111,6 +116,7 @@ class IsmctsBot(Bot):
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         keep_tree: bool = False,
         engine: str = "auto",
+        near_equal: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and int(iterations) < 1:
@@ -126,6 +132,11 @@ class IsmctsBot(Bot):
         #: The iterations a move (None: the default of the engine that searches).
         self.iterations = None if iterations is None else int(iterations)
         self.engine = engine
+        if float(near_equal) < 0:
+            raise BotError("ismcts needs a near_equal of 0 or more (standard errors; 0: off)")
+        #: Moves whose mean reward lies within this many standard errors of the most visited
+        #: move's are near-equal to it (0: the most visited move is played).
+        self.near_equal = float(near_equal)
         self.seconds = None if seconds is None else float(seconds)
         self.exploration = float(exploration)
         self.bias = float(bias)
@@ -183,7 +194,7 @@ class IsmctsBot(Bot):
                     summary.edges[move] = edge = _Edge(bias, 0.0)
                     edge.visits, edge.total = visits, total
                 self.last_tree = {}
-                return self._robust(summary, moves, self.rng.random())
+                return self.final_choice(summary, moves, self.rng.random())
             if self.engine == "core":
                 raise BotError(f"ismcts: the compiled core does not search {rules.name}")
         seat = int(view["seat"])
@@ -285,7 +296,34 @@ class IsmctsBot(Bot):
         self.last_iterations = done
         self.last_tree = tree if self.keep_tree else {}
         assert root is not None  # the view's seat is to move: the root was expanded
-        return self._robust(root, moves, rng.random())
+        return self.final_choice(root, moves, rng.random())
+
+    def final_choice(self, root: _Node, moves: list[Move], noise: float) -> Move:
+        """The move played: the root's most visited legal move (:meth:`_robust`), unless
+        ``near_equal`` is on and the search cannot tell it from a move the one-ply evaluation
+        likes clearly better (by :data:`NEAR_BIAS` of bias or more): a move visited at least a
+        quarter as often whose mean reward is no more than ``near_equal`` standard errors below
+        (each mean's variance taken as m(1 - m) / visits, rewards lying in [0, 1]). Then the
+        most visited such move is played: the search shows no reason for, say, handing a rival
+        a point in Leopard, where the evaluation counts the rivals' squares against the mover."""
+        chosen = self._robust(root, moves, noise)
+        best = root.edges.get(chosen)
+        if self.near_equal <= 0 or best is None or best.visits == 0:
+            return chosen
+        mean = best.total / best.visits
+        spread = max(mean * (1 - mean), 0.01) / best.visits
+        others = []
+        for move in moves:
+            edge = root.edges.get(move)
+            if edge is None or move == chosen or 4 * edge.visits < best.visits:
+                continue
+            other = edge.total / edge.visits
+            error = math.sqrt(spread + max(other * (1 - other), 0.01) / edge.visits)
+            if other >= mean - self.near_equal * error and edge.bias >= best.bias + NEAR_BIAS:
+                others.append((edge.visits, other, move))
+        if not others:
+            return chosen
+        return max(others, key=lambda item: item[:2])[2]
 
     @staticmethod
     def _robust(root: _Node, moves: list[Move], noise: float) -> Move:

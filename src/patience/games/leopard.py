@@ -1075,7 +1075,7 @@ class Leopard(Rules[LeopardState]):
 
     #: ISMCTS iterations a move in the compiled core by default (docs/bots.md, "Measurements":
     #: about 0.2 CPU s a move with two players on the development machine).
-    native_iterations = 20000
+    native_iterations = 40000
 
     def native_ismcts(
         self,
