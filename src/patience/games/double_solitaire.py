@@ -815,6 +815,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         seconds: float | None,
         exploration: float,
         bias: float,
+        rollout_depth: int | None = None,
     ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
         """ISMCTS for the view's seat in the compiled core (the algorithm of
         :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules, about 90 times
@@ -822,7 +823,9 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         moves as (move, visits, summed reward, bias) and the iterations run (``iterations``
         None: :attr:`native_iterations`); None when the core is not built. The core gets one
         world sampled from the view (:meth:`sample_state`) and deals its face-down cards anew
-        each iteration: they are the only cards hidden, so it sees no more than the view."""
+        each iteration: they are the only cards hidden, so it sees no more than the view.
+        ``rollout_depth`` is not used: playouts are cut by turns (:attr:`playout_turns`), as
+        the Python loop's are."""
         if _core is None:
             return None
         world = self.sample_state(view, rng)
