@@ -395,83 +395,120 @@ impl Klondike {
         false
     }
 
-    /// Whether some tableau cards can never move (docs/solving.md, "Klondike", rule 12): the
-    /// largest set U of face-down and bottom face-up cards (not kings) such that every way a
-    /// card of U could first move (onto either card of the next rank in the other colour, or
-    /// to its foundation) needs a card of U to have moved before it. No card of U can be the
-    /// first of U to move, so none ever does, and the game is lost.
+    /// Whether some tableau cards can never move (docs/solving.md, "Klondike", rule 12 as
+    /// the core has it from solver version 8): a set U of tableau cards none of which can be
+    /// the first to move, beside a set V of stock and waste cards none of which can come into
+    /// the tableau before a card of U moves. A tableau card is kept in U when it is face down
+    /// under a card of U (it is turned up only once that card has moved), or when every
+    /// face-up card under it is in U (so it can only move first as the bottom of the cards
+    /// moved) and every way it could move (onto either card of the next rank in the other
+    /// colour, a king into a space, or to its foundation) needs U or V: the card it goes
+    /// onto lies under a card of U or is in V (it must come into the tableau first), or no
+    /// space can be made (no pile is empty and every pile holds a card of U), or a lower card
+    /// of its suit is in U or under a card of U. A stock or waste card is kept in V when
+    /// every way into the tableau (the same, from the waste or a foundation) needs U or V.
+    /// The conditions only get easier as U and V grow, so the largest such sets are found by
+    /// starting from every card of the tableau, stock and waste and dropping cards until none
+    /// fails; if U is not empty, the game is lost.
     fn deadlocked(&self, node: &Node) -> bool {
-        // For each tableau card: the candidate cards (face-down or bottom face-up, not kings)
-        // of its pile at or above it (`covered`), or strictly above it (`over`).
+        // For each tableau card: the cards of its pile at or above it (`covered`), strictly
+        // above it (`over`), and the face-up cards strictly under it (`under`).
         let mut covered = [0u64; 52];
         let mut over = [0u64; 52];
+        let mut under = [0u64; 52];
+        let mut piles = [0u64; 7];
         let mut in_tableau = 0u64;
-        let mut candidates = 0u64;
-        for index in 0..7 {
+        let mut face_down = 0u64;
+        let mut space = false;
+        for (index, pile_cards) in piles.iter_mut().enumerate() {
             let pile = node.pile(index);
-            let last = (node.down[index] as usize).min(pile.len().saturating_sub(1));
-            let mut above = 0u64;
-            for (at, &card) in pile.iter().enumerate().rev() {
-                over[card as usize] = above;
-                if at <= last && rank(card) != KING {
-                    above |= bit(card);
-                }
-                covered[card as usize] = above;
-                in_tableau |= bit(card);
+            if pile.is_empty() {
+                space = true;
+                continue;
             }
-            candidates |= above;
+            let mut above = 0u64;
+            for &card in pile.iter().rev() {
+                over[card as usize] = above;
+                above |= bit(card);
+                covered[card as usize] = above;
+            }
+            let hidden = node.down[index] as usize;
+            for &card in &pile[..hidden] {
+                face_down |= bit(card);
+            }
+            let mut up = 0u64;
+            for &card in &pile[hidden..] {
+                under[card as usize] = up;
+                up |= bit(card);
+            }
+            *pile_cards = above;
+            in_tableau |= above;
         }
-        if candidates == 0 {
-            return false;
+        let mut in_stock = 0u64;
+        for &card in &node.order[..node.olen as usize] {
+            in_stock |= bit(card);
         }
-        // Each candidate's ways out, as masks: the way is open while no card of U is in it.
-        // A way that is always open removes the card at once; u64::MAX marks a way never open.
-        let mut ways = [[0u64; 3]; 52];
-        let mut stuck = 0u64;
-        let mut rest = candidates;
+        // Each card's ways, as masks: a way is open while no card of U or V is in it (0:
+        // always open); u64::MAX marks a way never open. A king's ways onto a card are never
+        // open (it goes into a space instead, tested below); a stock card's way to its
+        // foundation does not count (it does not bring it into the tableau).
+        let mut ways = [[u64::MAX; 3]; 52];
+        let mut kings = 0u64;
+        let mut rest = in_tableau | in_stock;
         while rest != 0 {
             let card = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let (r, s) = (rank(card), suit(card));
-            let mut open = false;
-            for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
-                let onto = other * 13 + r; // the card of rank r + 1 in the other colour
-                if node.found[other as usize] > r {
-                    // On its foundation: it may come down again, or never (from_foundation off).
-                    if self.from_foundation {
-                        open = true;
-                    } else {
-                        ways[card as usize][way] = u64::MAX;
+            let card_ways = &mut ways[card as usize];
+            if r == KING {
+                kings |= bit(card);
+                if space {
+                    card_ways[0] = 0;
+                }
+            } else {
+                for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
+                    let onto = other * 13 + r; // the card of rank r + 1 in the other colour
+                    if in_tableau & bit(onto) != 0 {
+                        card_ways[way] = over[onto as usize];
+                    } else if in_stock & bit(onto) != 0 {
+                        card_ways[way] = bit(onto); // it must come into the tableau first
+                    } else if self.from_foundation {
+                        card_ways[way] = 0; // on its foundation: it may come down again
+                    } // else on its foundation for good
+                }
+            }
+            if in_tableau & bit(card) != 0 {
+                let mut lower = 0u64;
+                for low in s * 13..card {
+                    if in_tableau & bit(low) != 0 {
+                        lower |= covered[low as usize];
                     }
-                } else if in_tableau & bit(onto) == 0 {
-                    open = true; // in the stock or waste
-                } else {
-                    ways[card as usize][way] = over[onto as usize];
                 }
-            }
-            let mut lower = 0u64;
-            for low in s * 13..card {
-                if in_tableau & bit(low) != 0 {
-                    lower |= covered[low as usize];
-                }
-            }
-            ways[card as usize][2] = lower;
-            if !open {
-                stuck |= bit(card);
+                card_ways[2] = lower;
             }
         }
+        let mut stuck = in_tableau | in_stock;
         loop {
+            // Every pile holds a card of U: no space can be made before one of them moves.
+            let spaces_shut = !space && piles.iter().all(|&pile| pile & stuck != 0);
             let mut freed = 0u64;
             let mut rest = stuck;
             while rest != 0 {
                 let card = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                if ways[card].iter().any(|&way| way != u64::MAX && way & stuck == 0) {
-                    freed |= 1u64 << card;
+                let mask = 1u64 << card;
+                if face_down & mask != 0 && over[card] & stuck != 0 {
+                    continue; // face down under a card of U
+                }
+                if under[card] & !stuck != 0
+                    || ways[card].iter().any(|&way| way != u64::MAX && way & stuck == 0)
+                    || (kings & mask != 0 && !spaces_shut)
+                {
+                    freed |= mask;
                 }
             }
-            if freed == 0 {
-                return stuck != 0;
+            if freed == 0 || stuck & in_tableau == 0 {
+                return stuck & in_tableau != 0;
             }
             stuck &= !freed;
         }
@@ -670,8 +707,8 @@ impl Adapter for Klondike {
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
         let found = &node.found;
         if dominance {
-            // A position that is not dead-locked has no dead-locked successor while cards may
-            // come back from the foundations (rule 12): testing the root is enough then.
+            // With cards that may come back from the foundations, the test is made at the root
+            // only: below it, it costs far more than the rare dead end it finds (rule 12).
             if (node.root || !self.from_foundation) && self.deadlocked(node) {
                 return;
             }
@@ -1214,6 +1251,105 @@ mod tests {
         }
         assert!(compared >= 6, "only {compared} answers compared");
         assert!(saved > 0, "no lost deal was proved with fewer nodes");
+    }
+
+    /// Every card on the foundations but those named: suits up to the given heights, `tableau`
+    /// as one pile of face-down cards under one face-up card, the rest in the stock.
+    fn locked(heights: [u8; 4], tableau: &[u8]) -> Parts {
+        let mut piles = vec![Vec::new(); 13];
+        for s in 0..4u8 {
+            piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
+        }
+        piles[6] = tableau.to_vec();
+        piles[0] = (0..52u8)
+            .filter(|&card| card % 13 >= heights[suit(card) as usize] && !tableau.contains(&card))
+            .collect();
+        let mut down = vec![0u32; 13];
+        down[0] = piles[0].len() as u32;
+        down[6] = tableau.len() as u32 - 1;
+        Parts { piles, down, extra: vec![0] }
+    }
+
+    const fn card(rank: u8, suit: u8) -> u8 {
+        suit * 13 + rank - 1
+    }
+
+    /// Rule 12 as the core has it (solver version 8): the eight of hearts waits for a black
+    /// nine in the tableau, and both are in the stock waiting for a red ten, and both red tens
+    /// lie face down under the eight, as does the seven of hearts it needs to go up. The old
+    /// rule counted the nines as free (in the stock); the search without the rule proves the
+    /// position lost too. With the ten of diamonds in the stock instead, nothing is stuck and
+    /// the position is won.
+    #[test]
+    fn stock_cards_that_cannot_come_down_lock_the_tableau() {
+        let (d, h) = (1, 2);
+        let game = Klondike::new(&options(&[])).unwrap();
+        let budget =
+            Budget { seconds: None, nodes: Some(2_000_000), max_states: 1 << 22, cpu_time: false };
+        let lost = locked([8, 9, 6, 8], &[card(7, h), card(10, h), card(10, d), card(8, h)]);
+        let node = game.from_parts(&lost).unwrap();
+        assert!(game.deadlocked(&node));
+        let plain = depth_first(&game, &node, budget, &[], true, false, &mut || false);
+        assert_eq!(plain.verdict, Verdict::Unwinnable);
+        let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!((ruled.verdict, ruled.nodes), (Verdict::Unwinnable, 1));
+
+        let open = locked([8, 9, 6, 8], &[card(7, h), card(10, h), card(8, h)]);
+        let node = game.from_parts(&open).unwrap();
+        assert!(!game.deadlocked(&node));
+        let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+        assert_eq!(found.verdict, Verdict::Won);
+    }
+
+    /// Small random positions (a few cards of each suit left, in piles of face-down cards
+    /// under one face-up card and in the stock): every position the rule calls lost is lost
+    /// for the search without the dominance rules, and the rule does call some lost.
+    #[test]
+    fn every_position_rule_12_calls_lost_is_lost() {
+        let budget =
+            Budget { seconds: None, nodes: Some(300_000), max_states: 1 << 22, cpu_time: false };
+        let (mut locked_found, mut confirmed) = (0, 0);
+        for from_foundation in ["true", "false"] {
+            let game = Klondike::new(&options(&[("from_foundation", from_foundation)])).unwrap();
+            let mut state = 0x2545_f491_4f6c_dd1d_u64;
+            let mut next = |bound: u64| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state % bound
+            };
+            for _ in 0..600 {
+                let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(6) as u8);
+                let mut rest: Vec<u8> =
+                    (0..52u8).filter(|&card| card % 13 >= heights[suit(card) as usize]).collect();
+                for at in (1..rest.len()).rev() {
+                    rest.swap(at, next(at as u64 + 1) as usize);
+                }
+                let mut piles = vec![Vec::new(); 13];
+                let mut down = vec![0u32; 13];
+                for s in 0..4u8 {
+                    piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
+                }
+                let mut at = 0;
+                for index in 0..7 {
+                    let size = (next(6) as usize).min(rest.len() - at);
+                    piles[6 + index] = rest[at..at + size].to_vec();
+                    down[6 + index] = size.saturating_sub(1) as u32;
+                    at += size;
+                }
+                piles[0] = rest[at..].to_vec();
+                down[0] = piles[0].len() as u32;
+                let node = game.from_parts(&Parts { piles, down, extra: vec![0] }).unwrap();
+                if !game.deadlocked(&node) {
+                    continue;
+                }
+                locked_found += 1;
+                let plain = depth_first(&game, &node, budget, &[], true, false, &mut || false);
+                assert_ne!(plain.verdict, Verdict::Won, "a won position called lost");
+                confirmed += (plain.verdict == Verdict::Unwinnable) as u32;
+            }
+        }
+        assert!(confirmed >= 10, "{confirmed} of {locked_found} lost positions confirmed");
     }
 
     #[test]

@@ -79,7 +79,7 @@ SOLVER_VERSIONS: dict[str, int] = {
 #: The versions of the compiled core's solvers (docs/solving.md, "The compiled core"): numbers
 #: above the Python adapter's, so that a study never mixes rows of the two.
 CORE_SOLVER_VERSIONS: dict[str, int] = {
-    "klondike": 7,
+    "klondike": 8,
     "canfield": 5,
     "leonis-own": 3,
     "accordion": 3,
