@@ -15,7 +15,15 @@ games' ``b_cpu`` and ``b_decisions``):
 - ``declare``, ``declare_lost``: Leopard declarations, and those into a lost deal (the
   declarer's points no more than a rival's);
 - ``shuffles``: Double Solitaire moves of cards between one's own tableau piles that turn up
-  no card.
+  no card; ``idle``: those shuffles and the waste's card moved onto one's own tableau that open
+  nothing (:func:`opens`) while a move of progress was legal (a card to a foundation, a move
+  turning up a card, or turning a stock card), and the card just turned put on the waste when
+  it could go to a foundation: the option-keeping moves issue 23 counts; ``hand_waste``: the
+  card just turned put on the waste though it could be played.
+
+Double Solitaire games also give each seat's player moves by kind (``a_kinds``, ``b_kinds``:
+:func:`move_kind`), so that moves a game can be compared kind by kind; the summary sums them
+(``a_kinds_per_game``, ``b_kinds_per_game``).
 """
 
 from __future__ import annotations
@@ -35,6 +43,62 @@ from patience.games import get_rules
 from patience.moves import Move
 from patience.options import parse_option_pairs
 from patience.stats import Interval
+
+
+def move_kind(rules: Rules[Any], game: Game, seat: int, move: Move) -> str:
+    """A Double Solitaire player move's kind: ``stock``, ``recycle``, ``pass``, ``answer`` (stop
+    or let-pass), ``foundation`` (any card to a foundation), ``turn-up`` (a tableau run moved so
+    that a face-down card turns up), ``shuffle`` (a tableau run moved turning up nothing),
+    ``waste-tableau``, ``hand-tableau`` (the card just turned, played to the tableau) or
+    ``hand-waste`` (the card just turned, put on the waste though it could be played)."""
+    if move.is_action:
+        return str(move.action) if move.action in ("stock", "recycle", "pass") else "answer"
+    target, source = str(move.target), str(move.source)
+    if target.startswith("f"):
+        return "foundation"
+    if source.endswith("hand"):
+        return "hand-waste" if target.endswith("waste") else "hand-tableau"
+    if source.endswith("waste"):
+        return "waste-tableau"
+    _, forced = rules.apply(game.state, move)
+    return "turn-up" if any(m.is_action and m.action == "flip" for m in forced) else "shuffle"
+
+
+def opens(rules: Rules[Any], game: Game, seat: int, move: Move) -> bool:
+    """True if ``move`` (a shuffle or the waste's card onto the tableau) opens something, as
+    the core's search rule counts it (docs/bots.md): the card it leaves on top of its source
+    goes to a foundation or (from the tableau) takes the waste's top card, or it lets a whole
+    face-up run lying on face-down cards move (so that moving the run turns one up); for the
+    waste's card also when the waste card it uncovers goes to a foundation or to the tableau."""
+    from patience.games.common import alternating_run_length, fits_foundation_up, fitting_run_count
+    from patience.games.double_solitaire import FOUNDATIONS, TABLEAUX, WASTES
+
+    after, _ = rules.apply(game.state, move)
+    piles = after.piles
+    source, waste = str(move.source), WASTES[seat]
+    exposed = piles[source][-1:]
+    holder = source  # the pile whose top card is to take a run
+    if exposed and any(fits_foundation_up(exposed[0], piles[f]) for f in FOUNDATIONS):
+        return True
+    if source == waste:
+        if exposed and any(fitting_run_count(exposed, 1, piles[t]) for t in TABLEAUX[seat]):
+            return True
+        # The card put on the tableau may take a run that then turns a card up.
+        holder = str(move.target)
+        exposed = piles[holder][-1:]
+    elif piles[waste] and fitting_run_count(piles[waste], 1, exposed):
+        return True
+    for other in TABLEAUX[seat]:
+        hidden, up = after.down[other], len(piles[other]) - after.down[other]
+        if (
+            other != holder
+            and hidden
+            and up
+            and alternating_run_length(piles[other][hidden:]) == up
+            and fitting_run_count(piles[other], up, exposed) == up
+        ):
+            return True
+    return False
 
 
 def weak_plays(rules: Rules[Any], game: Game, seat: int, move: Move) -> Counter[str]:
@@ -66,11 +130,20 @@ def weak_plays(rules: Rules[Any], game: Game, seat: int, move: Move) -> Counter[
             if points[own] <= max(p for side, p in enumerate(points) if side != own):
                 counts["declare_lost"] += 1
     elif rules.name == "double-solitaire" and not move.is_action:
-        own = {f"{'ab'[seat]}{n}" for n in range(1, 8)}
-        if move.source in own and move.target in own:
-            after, forced = rules.apply(state, move)
-            if not any(m.action == "flip" for m in forced if m.is_action):
-                counts["shuffles"] += 1
+        kind = move_kind(rules, game, seat, move)
+        if kind == "shuffle":
+            counts["shuffles"] += 1
+        if kind in ("shuffle", "waste-tableau") and not opens(rules, game, seat, move):
+            progress = any(
+                move_kind(rules, game, seat, other) in ("foundation", "turn-up", "stock")
+                for other in game.legal_moves()
+            )
+            if progress:
+                counts["idle"] += 1
+        if kind == "hand-waste":
+            counts["hand_waste"] += 1
+            if any(str(other.target).startswith("f") for other in game.legal_moves()):
+                counts["idle"] += 1  # the card just turned could have gone up
     return counts
 
 
@@ -88,6 +161,7 @@ def play_pair(
         counts: Counter[str] = Counter()
         cpu = 0.0
         b_cpu, b_decisions = 0.0, 0
+        kinds: list[Counter[str]] = [Counter(), Counter()]  # A's, B's player moves by kind
         while not game.is_over():
             seat = game.current_player()
             view = game.view(seat)
@@ -100,6 +174,8 @@ def play_pair(
             elif len(view["legal_moves"]) > 1:
                 b_cpu += time.process_time() - start
                 b_decisions += 1
+            if rules.name == "double-solitaire":
+                kinds[seat not in a_seats][move_kind(rules, game, seat, move)] += 1
             game.push(move)
         outcome = game.outcome()
         scores = list(outcome.scores or ())
@@ -118,6 +194,11 @@ def play_pair(
                 "b_cpu": round(b_cpu, 3),
                 "b_decisions": b_decisions,
                 "counts": dict(counts),
+                **(
+                    {"a_kinds": dict(kinds[0]), "b_kinds": dict(kinds[1])}
+                    if rules.name == "double-solitaire"
+                    else {}
+                ),
             }
         )
     return results
@@ -129,6 +210,15 @@ def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
     for game in games:
         counts.update(game["counts"])
     rate = Interval.wilson(sum(g["a_won"] for g in games), len(games))
+    kinds: dict[str, Counter[str]] = {"a_kinds": Counter(), "b_kinds": Counter()}
+    for game in games:
+        for side, counter in kinds.items():
+            counter.update(game.get(side, {}))
+    per_game = {
+        f"{side}_per_game": {k: round(v / len(games), 2) for k, v in sorted(counter.items())}
+        for side, counter in kinds.items()
+        if counter
+    }
     return {
         "games": len(games),
         "deals": len({g["deal"] for g in games}),
@@ -142,6 +232,7 @@ def summary(games: list[dict[str, Any]]) -> dict[str, Any]:
         ),
         "moves_per_game": round(sum(g["moves"] for g in games) / len(games), 1),
         "counts": dict(counts),
+        **per_game,
     }
 
 

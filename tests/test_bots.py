@@ -313,3 +313,45 @@ def test_ismcts_search_splits_its_own_later_choices_by_draw() -> None:
     ]
     hands = {key[1][10] for key in later}
     assert len(hands) > 1  # one node per draw of its own, not one for every draw
+
+
+def test_ismcts_tells_near_equal_moves_apart_by_the_evaluation() -> None:
+    """``near_equal``: the most visited move gives way to a move the search cannot tell from it
+    (mean reward within the standard errors, visited a quarter as often or more) that the
+    one-ply evaluation likes clearly better; not to a clearly worse mean, a rarely visited move
+    or a move the evaluation likes about as well; off by default. (The root statistics are
+    those of a Leopard search that raised a rival's square: deal 2, 20,000 iterations.)"""
+    from patience.bots.ismcts import IsmctsBot, _Edge, _Node
+
+    raise_ = Move.act("play", card="7s", square=1, position=7)
+    king = Move.act("play", card="Kc", square=0, position=9)
+    discard = Move.act("discard", card="7s")
+    rare = Move.act("play", card="2d", square=0, position=2)
+
+    def root(*edges: tuple[Move, int, float, float]) -> _Node:
+        node = _Node(0)
+        for move, visits, mean, bias in edges:
+            node.edges[move] = edge = _Edge(bias, 0.0)
+            edge.visits, edge.total = visits, mean * visits
+        return node
+
+    moves = [raise_, king, discard, rare]
+    searched = root(
+        (raise_, 6078, 0.5459, -0.161),
+        (king, 4955, 0.5427, -0.083),
+        (discard, 2990, 0.5333, -0.130),
+        (rare, 1000, 0.5459, 0.2),
+    )
+    assert IsmctsBot().final_choice(searched, moves, 0.0) == raise_  # off by default
+    assert IsmctsBot(near_equal=2).final_choice(searched, moves, 0.0) == king
+    # A clearly lower mean (many standard errors) is a reason the search shows.
+    worse = root((raise_, 6078, 0.5459, -0.161), (king, 4955, 0.48, -0.083))
+    assert IsmctsBot(near_equal=2).final_choice(worse, moves, 0.0) == raise_
+    # An evaluation about as good (less than NEAR_BIAS better) is no reason to give way.
+    alike = root((raise_, 6078, 0.5459, -0.161), (king, 4955, 0.5427, -0.13))
+    assert IsmctsBot(near_equal=2).final_choice(alike, moves, 0.0) == raise_
+    # A move visited less than a quarter as often has no mean to trust.
+    rarely = root((raise_, 6078, 0.5459, -0.161), (rare, 1000, 0.5459, 0.2))
+    assert IsmctsBot(near_equal=2).final_choice(rarely, moves, 0.0) == raise_
+    with pytest.raises(BotError, match="near_equal"):
+        IsmctsBot(near_equal=-1)

@@ -223,7 +223,7 @@ def test_core_search_spends_its_iterations_on_the_root() -> None:
     legal = set(game.legal_moves())
     assert {move for move, _, _, _ in stats} <= legal
     for _, visits, total, _ in stats:
-        assert -0.03 * visits <= total <= visits
+        assert -rules.SHUFFLE_COST * visits <= total <= visits
 
 
 @pytest.mark.parametrize("engine", ["auto", "core", "python"])
@@ -260,7 +260,7 @@ def test_core_search_makes_no_move_back_to_a_position_of_its_walk() -> None:
     shuffles = [
         action
         for action in rules.legal_actions(state)
-        if rules.move_cost(state, move := rules.action_to_move(state, action)) > 0
+        if rules.move_cost(state, move := rules.action_to_move(state, action)) == rules.SHUFFLE_COST
         and move.source in TABLEAUX[state.turn]
     ]
     assert shuffles
@@ -272,20 +272,16 @@ def test_core_search_makes_no_move_back_to_a_position_of_its_walk() -> None:
     assert {action for action, _, _, _ in stats} <= set(rules.legal_actions(state))
 
 
-def opens(rules: DoubleSolitaire, after: DoubleSolitaireState, seat: int, source: str) -> bool:
-    """A shuffle from ``source`` (made in ``after``) opens something: a model of the core's
-    ``Rules::opens`` (docs/bots.md)."""
+def takes_run(after: DoubleSolitaireState, seat: int, holder: str) -> bool:
+    """The top card of ``holder`` (a space: a king) takes the whole face-up run of another of
+    ``seat``'s piles that lies on face-down cards."""
     piles = after.piles
-    exposed = piles[source][-1:]
-    if exposed and any(fits_foundation_up(exposed[0], piles[f]) for f in FOUNDATIONS):
-        return True
-    if piles[WASTES[seat]] and fitting_run_count(piles[WASTES[seat]], 1, exposed):
-        return True
+    exposed = piles[holder][-1:]
     for other in TABLEAUX[seat]:
         hidden, up = after.down[other], after.up_count(other)
         run = alternating_run_length(piles[other][hidden:])
         if (
-            other != source
+            other != holder
             and hidden
             and up
             and run == up
@@ -295,11 +291,38 @@ def opens(rules: DoubleSolitaire, after: DoubleSolitaireState, seat: int, source
     return False
 
 
+def opens(rules: DoubleSolitaire, after: DoubleSolitaireState, seat: int, source: str) -> bool:
+    """A shuffle from ``source`` (made in ``after``) opens something: a model of the core's
+    ``Rules::opens`` (docs/bots.md)."""
+    piles = after.piles
+    exposed = piles[source][-1:]
+    if exposed and any(fits_foundation_up(exposed[0], piles[f]) for f in FOUNDATIONS):
+        return True
+    if piles[WASTES[seat]] and fitting_run_count(piles[WASTES[seat]], 1, exposed):
+        return True
+    return takes_run(after, seat, source)
+
+
+def opens_from_waste(after: DoubleSolitaireState, seat: int, target: str) -> bool:
+    """The waste's card put on ``target`` (made in ``after``) opens something: a model of the
+    core's ``Rules::opens_from_waste`` (docs/bots.md)."""
+    piles = after.piles
+    uncovered = piles[WASTES[seat]][-1:]
+    if uncovered and (
+        any(fits_foundation_up(uncovered[0], piles[f]) for f in FOUNDATIONS)
+        or any(fitting_run_count(uncovered, 1, piles[t]) for t in TABLEAUX[seat])
+    ):
+        return True
+    return takes_run(after, seat, target)
+
+
 def test_core_search_tries_only_shuffles_that_open_something() -> None:
+    # Shuffles and the waste's card onto the tableau alike: the core searches them only when
+    # they open something.
     rules = patience.get_rules("double-solitaire", {})
     assert isinstance(rules, DoubleSolitaire)
-    kinds: Counter[bool] = Counter()
-    for deal in range(12):
+    kinds: Counter[tuple[str, bool]] = Counter()
+    for deal in range(16):
         state = rules.deal(deal)
         rng = random.Random(deal)
         for step in range(160):
@@ -309,19 +332,29 @@ def test_core_search_tries_only_shuffles_that_open_something() -> None:
             if step % 10 or state.stop_offered:
                 continue
             seat = rules.current_player(state)
-            shuffles = {}
+            idle = {}
             for action in rules.legal_actions(state):
                 move = rules.action_to_move(state, action)
-                if rules.move_cost(state, move) > 0 and move.source in TABLEAUX[seat]:
-                    after = rules.apply_action(state, action)
-                    shuffles[action] = opens(rules, after, seat, str(move.source))
-            if not shuffles:
+                if move.is_action or move.target not in TABLEAUX[seat]:
+                    continue
+                after = rules.apply_action(state, action)
+                if move.source == WASTES[seat]:
+                    idle[action] = ("waste", opens_from_waste(after, seat, str(move.target)))
+                elif move.source in TABLEAUX[seat]:
+                    source = str(move.source)
+                    turns_up = state.down[source] > 0 and move.count == state.up_count(source)
+                    if not turns_up:
+                        idle[action] = ("shuffle", opens(rules, after, seat, source))
+            if not idle:
                 continue
-            kinds.update(shuffles.values())
+            kinds.update(idle.values())
             stats, _ = _core.ds_ismcts(
                 rules.core_options(), rules.core_parts(state), seat, 400, None, 0.7, 1.0, 2, step
             )
             searched = {action for action, _, _, _ in stats}
-            assert not {action for action, useful in shuffles.items() if not useful} & searched
-    assert kinds[True]  # both kinds of shuffle were met
-    assert kinds[False]
+            assert not {action for action, (_, useful) in idle.items() if not useful} & searched
+    # Each kind of move, useful or not, was met.
+    assert kinds[("shuffle", True)]
+    assert kinds[("shuffle", False)]
+    assert kinds[("waste", True)]
+    assert kinds[("waste", False)]

@@ -213,3 +213,34 @@ def test_the_core_search_is_reproducible_and_searches_a_lot() -> None:
     second = bots.get("ismcts", seed=7, engine="core")
     assert first.choose(view) == second.choose(view)
     assert first.last_iterations == second.last_iterations > 1000
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_rules_hook_searches_in_the_core(players: int) -> None:
+    """``Leopard.native_ismcts`` (the hook the bot calls, as Double Solitaire's): every
+    iteration goes through one of the root's moves, each legal in the view; the playout cut is
+    passed on (a different cut, a different search)."""
+    game = patience.new("leopard", deal=3, players=players, deals=1)
+    rules = game.rules
+    assert isinstance(rules, Leopard)
+    view = game.view(game.current_player())
+    searches = []
+    for depth in (12, None):
+        found = rules.native_ismcts(
+            view,
+            random.Random(1),
+            iterations=400,
+            seconds=None,
+            exploration=0.7,
+            bias=1.0,
+            rollout_depth=depth,
+        )
+        assert found is not None
+        done, stats = found
+        assert 100 <= done <= 400
+        assert sum(visits for _, visits, _, _ in stats) == done
+        assert {move for move, _, _, _ in stats} <= set(game.legal_moves())
+        for _, visits, total, _ in stats:
+            assert 0 <= total <= visits
+        searches.append(stats)
+    assert searches[0] != searches[1]

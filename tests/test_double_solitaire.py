@@ -22,7 +22,7 @@ import patience
 from patience import IllegalMove, Move, PositionError, bots, record
 from patience.cards import Card, packs
 from patience.deals import Shuffler
-from patience.games.double_solitaire import who_starts
+from patience.games.double_solitaire import DoubleSolitaire, who_starts
 from patience.options import OptionError
 
 FOUNDATIONS = tuple(f"f{n}" for n in range(1, 9))
@@ -789,14 +789,23 @@ def test_greedy_does_not_shuffle_runs_between_its_piles() -> None:
 
 def test_search_charges_for_a_shuffle_and_plays_out_whole_turns() -> None:
     """A run moved between one's own piles that turns up nothing costs search a little (ISMCTS
-    preferred such moves, which keep every option open); one that turns up a card is free."""
+    preferred such moves, which keep every option open); one that turns up a card costs less
+    (nothing, or a step's cost)."""
     game = load({"a1": "Kd|9c", "a2": "Th", "a3": "Jc|Td 9s", "b1": "Qs"})
     rules = game.rules
+    assert isinstance(rules, DoubleSolitaire)
     assert {m.text() for m in game.legal_moves()} == {"a1-a2", "a3-a2", "stock"}
     after, _ = rules.apply(game.state, Move.parse("a1-a2"))
-    assert after.down["a1"] == 0  # Kd turned up: free
-    assert rules.move_cost(game.state, Move.parse("a1-a2")) == 0.0
+    assert after.down["a1"] == 0  # Kd turned up
+    assert rules.move_cost(game.state, Move.parse("a1-a2")) == rules.STEP_COST
+    assert rules.STEP_COST < rules.SHUFFLE_COST
     assert rules.move_cost(game.state, Move.parse("a3-a2")) > 0  # 9s leaves Td: nothing new
+    # The card just turned, put on the waste though it could be played: a move that keeps a
+    # place free and ends the turn; played onto the tableau it costs nothing.
+    turned = load({"a1": "Th", "ahand": "9c", "astock": "4h", "b1": "Qs"})
+    assert {m.text() for m in turned.legal_moves()} == {"ahand-a1", "ahand-awaste"}
+    assert turned.rules.move_cost(turned.state, Move.parse("ahand-awaste")) > 0
+    assert turned.rules.move_cost(turned.state, Move.parse("ahand-a1")) == 0.0
     back = load({"a1": "Kd", "a2": "Th", "a3": "9c", "b1": "Qs"})
     assert back.rules.move_cost(back.state, Move.parse("a3-a2")) > 0  # a shuffle
     assert back.rules.move_cost(back.state, Move.parse("stock")) == 0.0

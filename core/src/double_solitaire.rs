@@ -258,7 +258,11 @@ fn logistic(x: f64) -> f64 {
 /// The engine's `value_scale`: ten units of evaluate are a card on the foundations.
 const VALUE_SCALE: f64 = 30.0;
 /// The engine's `SHUFFLE_COST`.
-const SHUFFLE_COST: f64 = 0.03;
+const SHUFFLE_COST: f64 = 0.06;
+/// The engine's `HAND_WASTE_COST`.
+const HAND_WASTE_COST: f64 = 0.03;
+/// The engine's `STEP_COST`.
+const STEP_COST: f64 = 0.005;
 
 impl Rules {
     fn passes_left(&self, state: &State, seat: usize) -> bool {
@@ -447,11 +451,33 @@ impl Rules {
         {
             return true;
         }
+        self.takes_run(after, seat, source)
+    }
+
+    /// True if the waste's top card put by `seat` on his tableau pile `target`, made in
+    /// `after`, opens something: the waste card it uncovers goes to a foundation or onto the
+    /// tableau, or the card put down takes a whole face-up run lying on face-down cards (so
+    /// that moving it turns one up).
+    pub fn opens_from_waste(&self, after: &State, seat: usize, target: usize) -> bool {
+        if let Some(card) = after.top(waste(seat)) {
+            if FOUNDATIONS.into_iter().any(|f| fits_foundation(card, after.top(f)))
+                || tableau(seat).any(|t| fitting_run_count(&[card], 1, after.top(t)) > 0)
+            {
+                return true;
+            }
+        }
+        self.takes_run(after, seat, target)
+    }
+
+    /// True if the top card of `seat`'s tableau pile `holder` (a space: a king) takes the whole
+    /// face-up run of another of his piles that lies on face-down cards.
+    fn takes_run(&self, after: &State, seat: usize, holder: usize) -> bool {
+        let exposed = after.top(holder);
         tableau(seat).any(|other| {
             let pile = after.pile(other);
             let hidden = after.down[other] as usize;
             let up = pile.len() - hidden;
-            other != source
+            other != holder
                 && hidden > 0
                 && up > 0
                 && alternating_run_length(&pile[hidden..]) == up
@@ -460,12 +486,17 @@ impl Rules {
     }
 
     /// The engine's `move_cost`: a shuffle (a run between one's own tableau piles turning up
-    /// no card) costs a little, and so does the waste's top card moved onto one's own tableau.
+    /// no card) costs a little, and so does the waste's top card moved onto one's own tableau;
+    /// the card just turned put on the waste though it could be played costs too, and a run
+    /// moved so that a card turns up a step's cost (fewer moves to the same end).
     pub fn move_cost(&self, state: &State, action: u32) -> f64 {
         let seat = state.turn as usize;
         let Some((source, target, count)) = card_move(action) else {
             return 0.0;
         };
+        if source == hand(seat) && target == waste(seat) {
+            return HAND_WASTE_COST;
+        }
         if !tableau(seat).contains(&target) {
             return 0.0;
         }
@@ -477,7 +508,7 @@ impl Rules {
         }
         let turns_up = state.down[source] > 0 && count == state.up_count(source);
         if turns_up {
-            0.0
+            STEP_COST
         } else {
             SHUFFLE_COST
         }
@@ -792,12 +823,25 @@ pub fn ismcts(
             walked.push(key.clone());
             let mover = world.turn as usize;
             legal.retain(|&action| {
-                if rules.move_cost(&world, action) == 0.0 {
+                let Some((source, target, count)) = card_move(action) else {
+                    return true;
+                };
+                if !tableau(mover).contains(&target) {
                     return true;
                 }
-                let source = card_move(action).expect("a card move").0;
+                if source == waste(mover) {
+                    // The waste's card onto the tableau cannot repeat a position; it is
+                    // searched when it opens something, as a shuffle.
+                    let mut after = world;
+                    rules.apply(&mut after, action);
+                    return rules.opens_from_waste(&after, mover, target);
+                }
                 if !tableau(mover).contains(&source) {
-                    // The waste's card onto the tableau: it cannot repeat a position.
+                    // The card just turned, onto the tableau.
+                    return true;
+                }
+                if world.down[source] > 0 && count == world.up_count(source) {
+                    // It turns a card up: progress, never a repetition.
                     return true;
                 }
                 let mut after = world;

@@ -233,9 +233,17 @@ fn suits_value(suits: &[i8; 9]) -> i32 {
 fn promise(suits: &[i8; 9]) -> f64 {
     let mut total = 0.0;
     for &[a, b, c] in &LINES {
-        let known: Vec<i8> =
-            [suits[a], suits[b], suits[c]].into_iter().filter(|s| *s >= 0).collect();
-        if known.len() != 2 {
+        let mut known = [0i8; 2];
+        let mut count = 0;
+        for suit in [suits[a], suits[b], suits[c]] {
+            if suit >= 0 {
+                if count < 2 {
+                    known[count] = suit;
+                }
+                count += 1;
+            }
+        }
+        if count != 2 {
             continue;
         }
         if known[0] == known[1] {
@@ -914,6 +922,8 @@ pub fn ismcts(
     let mut pool: Vec<u8> = Vec::with_capacity(CARDS);
     let mut path: Vec<(usize, usize, u8)> = Vec::with_capacity(MAX_TREE_DEPTH);
     let mut rewards = [0.0; 4];
+    let mut slot: Vec<u32> = vec![0; NUM_ACTIONS as usize];
+    let mut biased: Vec<bool> = vec![false; NUM_ACTIONS as usize];
     loop {
         match params.seconds {
             Some(seconds) => {
@@ -947,22 +957,35 @@ pub fn ismcts(
             node.visits += 1;
             rules.actions(&world, &mut legal);
             legal.sort_unstable();
+            // Where each move's edge is (index + 1; 0: none), so that a visit costs a pass
+            // over the legal moves instead of a search of the edges for each of them.
+            for (at, edge) in node.edges.iter().enumerate() {
+                slot[edge.action as usize] = at as u32 + 1;
+            }
             if node.visits > 1 && player as usize == seat {
+                for &(action, _) in &node.biases {
+                    biased[action as usize] = true;
+                }
                 for &action in &legal {
-                    if !node.biases.iter().any(|&(a, _)| a == action) {
+                    if !biased[action as usize] {
                         let mut after = world.clone();
                         rules.apply(&mut after, action);
                         rules.rewards(&after, &mut rewards);
                         let bias = params.bias * (rewards[player as usize] - 0.5);
                         node.biases.push((action, bias));
-                        if let Some(edge) = node.edges.iter_mut().find(|e| e.action == action) {
-                            edge.bias = bias;
+                        biased[action as usize] = true;
+                        let at = slot[action as usize];
+                        if at != 0 {
+                            node.edges[at as usize - 1].bias = bias;
                         }
                     }
                 }
+                for &(action, _) in &node.biases {
+                    biased[action as usize] = false;
+                }
             }
             untried.clear();
-            untried.extend(legal.iter().filter(|&&a| !node.edges.iter().any(|e| e.action == a)));
+            untried.extend(legal.iter().filter(|&&a| slot[a as usize] == 0));
             if !untried.is_empty()
                 && ((node.edges.len() as f64) < WIDENING * (node.visits as f64).sqrt()
                     || untried.len() == legal.len())
@@ -985,12 +1008,17 @@ pub fn ismcts(
                     best.2
                 };
                 let bias = node.biases.iter().find(|b| b.0 == action).map_or(0.0, |b| b.1);
-                node.edges.push(Edge { action, visits: 0, available: 0, total: 0.0, bias });
-                for edge in node.edges.iter_mut() {
-                    if legal.contains(&edge.action) {
-                        edge.available += 1;
+                for &legal_action in &legal {
+                    let at = slot[legal_action as usize];
+                    if at != 0 {
+                        node.edges[at as usize - 1].available += 1;
                     }
                 }
+                for edge in &node.edges {
+                    slot[edge.action as usize] = 0;
+                }
+                // The new edge is legal here: available once.
+                node.edges.push(Edge { action, visits: 0, available: 1, total: 0.0, bias });
                 path.push((id, node.edges.len() - 1, player));
                 rules.apply(&mut world, action);
                 break;
@@ -998,7 +1026,9 @@ pub fn ismcts(
             let mut best_score = f64::NEG_INFINITY;
             let mut chosen = usize::MAX;
             for &action in &legal {
-                if let Some(at) = node.edges.iter().position(|e| e.action == action) {
+                let at = slot[action as usize];
+                if at != 0 {
+                    let at = at as usize - 1;
                     let edge = &mut node.edges[at];
                     edge.available += 1;
                     let visits = edge.visits as f64;
@@ -1010,6 +1040,9 @@ pub fn ismcts(
                         chosen = at;
                     }
                 }
+            }
+            for edge in &node.edges {
+                slot[edge.action as usize] = 0;
             }
             let action = node.edges[chosen].action;
             path.push((id, chosen, player));

@@ -16,9 +16,10 @@ result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up.
 is the root's most visited one (the "robust child"); the search stops early once no other move
 can catch up.
 
-Leopard's search runs in the compiled core (:mod:`patience.bots.leopard_core`: the same loop
-over the same rules, proved equal by tests/test_core_leopard.py) when it is built, with its own
-default budget of :data:`CORE_ITERATIONS`; ``engine="python"`` runs this module's loop instead.
+A game whose search runs in the compiled core says so with ``Rules.native_ismcts`` (Leopard:
+:mod:`patience.bots.leopard_core`, proved the same game by tests/test_core_leopard.py; Double
+Solitaire: core/src/double_solitaire.rs), the same loop with the game's own default budget
+(``Rules.native_iterations``); ``engine="python"`` runs this module's loop instead.
 """
 
 from __future__ import annotations
@@ -29,19 +30,20 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ..engine import Rules
-from ..games.leopard import Leopard
 from ..moves import Move
-from . import leopard_core
 from .base import Bot, BotError, register
 
-__all__ = ["CORE_ITERATIONS", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "ENGINES", "IsmctsBot"]
+_core: Any
+try:
+    from .. import _core
+except ImportError:  # pragma: no cover - a source tree whose extension was never built
+    _core = None
+
+__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH", "ENGINES", "IsmctsBot"]
 
 #: Iterations per move by default: under one second a move for Leopard on the development
 #: machine (docs/bots.md has the measurements).
 DEFAULT_ITERATIONS = 1300
-#: Iterations per move by default when the search runs in the compiled core (Leopard): no more
-#: CPU a move than the Python loop's default (docs/bots.md has the measurements).
-CORE_ITERATIONS = 20000
 #: Where the search runs: ``auto`` (the compiled core for the games it searches, else Python),
 #: ``core`` (the compiled core, or an error) or ``python``.
 ENGINES = ("auto", "core", "python")
@@ -50,6 +52,9 @@ ENGINES = ("auto", "core", "python")
 DEFAULT_ROLLOUT_DEPTH = 12
 #: A node tries a new move while it has fewer than ``WIDENING * sqrt(visits)`` of them.
 WIDENING = 2.0
+#: How much better (in bias: the one-ply evaluation as a chance of winning, less 0.5) a
+#: near-equal move must look to be played instead of the most visited one (``near_equal``).
+NEAR_BIAS = 0.05
 #: The tree walk of one iteration stops after this many moves (games in which positions repeat,
 #: such as Double Solitaire, could otherwise walk round a cycle of known nodes).
 MAX_TREE_DEPTH = 60
@@ -93,7 +98,9 @@ class IsmctsBot(Bot):
     cuts playouts (None: play to the end); ``keep_tree`` keeps the last search's nodes in
     :attr:`last_tree` (the Python loop only); ``engine`` says where the search runs
     (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
-    :data:`CORE_ITERATIONS` in the core, :data:`DEFAULT_ITERATIONS` in Python.
+    the game's ``native_iterations`` in the core, :data:`DEFAULT_ITERATIONS` in Python.
+    ``near_equal`` (standard errors; 0, the default: off) tells near-equal moves apart by the
+    one-ply evaluation: :meth:`final_choice`.
     """
 
     name = "ismcts"
@@ -109,13 +116,14 @@ class IsmctsBot(Bot):
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         keep_tree: bool = False,
         engine: str = "auto",
+        near_equal: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and int(iterations) < 1:
             raise BotError("ismcts needs iterations of 1 or more")
         if engine not in ENGINES:
             raise BotError(f"ismcts's engine is one of {', '.join(ENGINES)}, not {engine!r}")
-        if engine == "core" and not leopard_core.available():
+        if engine == "core" and _core is None:
             raise BotError("ismcts: the compiled core (patience._core) is not built here")
         if engine == "core" and keep_tree:
             raise BotError("ismcts: keep_tree needs engine=python (the core keeps no tree)")
@@ -124,6 +132,11 @@ class IsmctsBot(Bot):
         #: The iterations a move (None: the default of the engine that searches).
         self.iterations = None if iterations is None else int(iterations)
         self.engine = engine
+        if float(near_equal) < 0:
+            raise BotError("ismcts needs a near_equal of 0 or more (standard errors; 0: off)")
+        #: Moves whose mean reward lies within this many standard errors of the most visited
+        #: move's are near-equal to it (0: the most visited move is played).
+        self.near_equal = float(near_equal)
         self.seconds = None if seconds is None else float(seconds)
         self.exploration = float(exploration)
         self.bias = float(bias)
@@ -154,57 +167,26 @@ class IsmctsBot(Bot):
         after = rules.apply_action(world, action)
         return self.bias * (rules.search_reward(after, player) - 0.5)
 
-    def _in_core(self, rules: Rules[Any]) -> bool:
-        """Whether this search runs in the compiled core (Leopard, unless told otherwise)."""
-        if self.engine == "python" or self.keep_tree:
-            return False
-        if not isinstance(rules, Leopard):
-            if self.engine == "core":
-                raise BotError(f"ismcts: the compiled core does not search {rules.name}")
-            return False
-        return leopard_core.available()
-
-    def _decide_in_core(self, rules: Leopard, view: Mapping[str, Any], moves: list[Move]) -> Move:
-        """The same search in the compiled core, from a world dealt from the view."""
-        rng = self.rng
-        seat = int(view["seat"])
-        world = rules.sample_state(view, rng)
-        edges, done, _ = leopard_core.search(
-            rules,
-            world,
-            seat,
-            iterations=CORE_ITERATIONS if self.iterations is None else self.iterations,
-            seconds=self.seconds,
-            exploration=self.exploration,
-            bias=self.bias,
-            rollout_depth=self.rollout_depth,
-            seed=rng.getrandbits(64),
-        )
-        root = _Node(seat)
-        for action, visits, total, bias in edges:
-            edge = root.edges[rules.action_to_move(world, action)] = _Edge(bias, 0.0)
-            edge.visits, edge.total = visits, total
-        self.last_iterations = done
-        self.last_tree = {}
-        return self._robust(root, moves, rng.random())
-
     def decide(self, view: Mapping[str, Any]) -> Move:
         moves = self.legal(view)
         if len(moves) == 1:
             return moves[0]
         rules = self.rules_for(view)
-        # Double Solitaire searches in the core through its rules (Rules.native_ismcts: the
-        # same algorithm, core/src/double_solitaire.rs; None when the core is not built).
+        # Leopard and Double Solitaire search in the compiled core through their rules
+        # (Rules.native_ismcts: the same algorithm; None when the core is not built).
         native = getattr(rules, "native_ismcts", None)
-        if native is not None and self.engine != "python" and not self.keep_tree:
-            found = native(
-                view,
-                self.rng,
-                iterations=self.iterations,
-                seconds=self.seconds,
-                exploration=self.exploration,
-                bias=self.bias,
-            )
+        if self.engine != "python" and not self.keep_tree:
+            found = None
+            if native is not None:
+                found = native(
+                    view,
+                    self.rng,
+                    iterations=self.iterations,
+                    seconds=self.seconds,
+                    exploration=self.exploration,
+                    bias=self.bias,
+                    rollout_depth=self.rollout_depth,
+                )
             if found is not None:
                 self.last_iterations, stats = found
                 summary = _Node(int(view["seat"]))
@@ -212,10 +194,9 @@ class IsmctsBot(Bot):
                     summary.edges[move] = edge = _Edge(bias, 0.0)
                     edge.visits, edge.total = visits, total
                 self.last_tree = {}
-                return self._robust(summary, moves, self.rng.random())
-        if self._in_core(rules):
-            assert isinstance(rules, Leopard)
-            return self._decide_in_core(rules, view, moves)
+                return self.final_choice(summary, moves, self.rng.random())
+            if self.engine == "core":
+                raise BotError(f"ismcts: the compiled core does not search {rules.name}")
         seat = int(view["seat"])
         rng = self.rng
         tree: dict[Hashable, _Node] = {}
@@ -315,7 +296,34 @@ class IsmctsBot(Bot):
         self.last_iterations = done
         self.last_tree = tree if self.keep_tree else {}
         assert root is not None  # the view's seat is to move: the root was expanded
-        return self._robust(root, moves, rng.random())
+        return self.final_choice(root, moves, rng.random())
+
+    def final_choice(self, root: _Node, moves: list[Move], noise: float) -> Move:
+        """The move played: the root's most visited legal move (:meth:`_robust`), unless
+        ``near_equal`` is on and the search cannot tell it from a move the one-ply evaluation
+        likes clearly better (by :data:`NEAR_BIAS` of bias or more): a move visited at least a
+        quarter as often whose mean reward is no more than ``near_equal`` standard errors below
+        (each mean's variance taken as m(1 - m) / visits, rewards lying in [0, 1]). Then the
+        most visited such move is played: the search shows no reason for, say, handing a rival
+        a point in Leopard, where the evaluation counts the rivals' squares against the mover."""
+        chosen = self._robust(root, moves, noise)
+        best = root.edges.get(chosen)
+        if self.near_equal <= 0 or best is None or best.visits == 0:
+            return chosen
+        mean = best.total / best.visits
+        spread = max(mean * (1 - mean), 0.01) / best.visits
+        others = []
+        for move in moves:
+            edge = root.edges.get(move)
+            if edge is None or move == chosen or 4 * edge.visits < best.visits:
+                continue
+            other = edge.total / edge.visits
+            error = math.sqrt(spread + max(other * (1 - other), 0.01) / edge.visits)
+            if other >= mean - self.near_equal * error and edge.bias >= best.bias + NEAR_BIAS:
+                others.append((edge.visits, other, move))
+        if not others:
+            return chosen
+        return max(others, key=lambda item: item[:2])[2]
 
     @staticmethod
     def _robust(root: _Node, moves: list[Move], noise: float) -> Move:

@@ -1071,6 +1071,51 @@ class Leopard(Rules[LeopardState]):
         state.single_deal = data.get("single_deal", False) is True
         return state
 
+    # -- search in the compiled core ------------------------------------------------------------
+
+    #: ISMCTS iterations a move in the compiled core by default (docs/bots.md, "Measurements":
+    #: about 0.2 CPU s a move with two players on the development machine).
+    native_iterations = 40000
+
+    def native_ismcts(
+        self,
+        view: Mapping[str, Any],
+        rng: random.Random,
+        *,
+        iterations: int | None,
+        seconds: float | None,
+        exploration: float,
+        bias: float,
+        rollout_depth: int | None = None,
+    ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
+        """ISMCTS for the view's seat in the compiled core (:mod:`patience.bots.leopard_core`:
+        the loop of :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules): the root's
+        moves as (move, visits, summed reward, bias) and the iterations run (``iterations``
+        None: :attr:`native_iterations`); None when the core is not built. The core gets one
+        world dealt from the view (:meth:`sample_state`) and deals the cards the seat cannot
+        see anew every iteration, so it knows no more than the view."""
+        # Imported here: the glue module imports this one for the state's parts.
+        from ..bots import leopard_core
+
+        if not leopard_core.available():
+            return None
+        world = self.sample_state(view, rng)
+        edges, done, _ = leopard_core.search(
+            self,
+            world,
+            int(view["seat"]),
+            iterations=self.native_iterations if iterations is None else iterations,
+            seconds=seconds,
+            exploration=exploration,
+            bias=bias,
+            rollout_depth=rollout_depth,
+            seed=rng.getrandbits(64),
+        )
+        return done, [
+            (self.action_to_move(world, action), visits, total, edge_bias)
+            for action, visits, total, edge_bias in edges
+        ]
+
     # -- worlds for search: a full state from one seat's view ---------------------------------
 
     def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> LeopardState:
