@@ -7,7 +7,7 @@
 //! really on the table). Each pile's top card and size are kept beside the cards (pile by pile,
 //! bottom first), so that a step reads the tops alone and the engine's state can be given back.
 
-use crate::game::Game;
+use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
@@ -307,33 +307,14 @@ impl Accordion {
     }
 }
 
-impl Game for Accordion {
-    const NAME: &'static str = "accordion";
-    fn with_options(options: &Options) -> Result<Self, String> {
-        Self::new(options)
-    }
-    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
-        self.from_parts(parts)
-    }
-    fn parts(&self, node: &Self::Node) -> Parts {
-        self.to_parts(node)
-    }
-    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
-        self.candidate_moves(node)
-    }
-    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
-        self.apply(node, mv)
-    }
-}
+game_from_inherent!(Accordion, "accordion");
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{depth_first, Budget, Verdict};
 
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
+    use crate::options::options;
 
     /// Every card on t1 but the last two of spades, one on t2 and one in the stock.
     fn almost_won() -> Parts {

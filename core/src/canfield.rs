@@ -12,7 +12,7 @@
 
 use std::sync::Mutex;
 
-use crate::game::Game;
+use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key, KeyMap};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
@@ -1372,33 +1372,14 @@ impl Canfield {
     }
 }
 
-impl Game for Canfield {
-    const NAME: &'static str = "canfield";
-    fn with_options(options: &Options) -> Result<Self, String> {
-        Self::new(options)
-    }
-    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
-        self.from_parts(parts)
-    }
-    fn parts(&self, node: &Self::Node) -> Parts {
-        self.to_parts(node)
-    }
-    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
-        self.candidate_moves(node)
-    }
-    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
-        self.apply(node, mv)
-    }
-}
+game_from_inherent!(Canfield, "canfield");
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{depth_first, Budget, Verdict};
 
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
+    use crate::options::options;
 
     /// A position one move from a win, base rank 5: every card up but the 4 of spades.
     fn almost_won() -> Parts {

@@ -19,3 +19,33 @@ pub trait Game: Adapter + Sized {
     /// The node after a candidate move and the forced moves that followed it.
     fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String>;
 }
+
+/// Implements [`Game`] for a game `$ty` named `$name` whose inherent methods already have the
+/// trait's shapes: `new(&Options)`, `from_parts`, `to_parts`, `candidate_moves` and `apply`.
+macro_rules! game_from_inherent {
+    ($ty:ty, $name:literal) => {
+        impl $crate::game::Game for $ty {
+            const NAME: &'static str = $name;
+            fn with_options(options: &$crate::options::Options) -> Result<Self, String> {
+                Self::new(options)
+            }
+            fn node(&self, parts: &$crate::moves::Parts) -> Result<Self::Node, String> {
+                self.from_parts(parts)
+            }
+            fn parts(&self, node: &Self::Node) -> $crate::moves::Parts {
+                self.to_parts(node)
+            }
+            fn candidates(&self, node: &Self::Node) -> Vec<$crate::moves::Move> {
+                self.candidate_moves(node)
+            }
+            fn play(
+                &self,
+                node: &Self::Node,
+                mv: &$crate::moves::Move,
+            ) -> Result<(Self::Node, Vec<$crate::moves::Move>), String> {
+                self.apply(node, mv)
+            }
+        }
+    };
+}
+pub(crate) use game_from_inherent;

@@ -7,7 +7,7 @@
 //! went to, for the notation), and the stock and waste as one sequence `order` (the waste bottom
 //! first, then the stock top first) with `w` cards of it on the waste.
 
-use crate::game::Game;
+use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
@@ -1127,33 +1127,14 @@ impl Klondike {
     }
 }
 
-impl Game for Klondike {
-    const NAME: &'static str = "klondike";
-    fn with_options(options: &Options) -> Result<Self, String> {
-        Self::new(options)
-    }
-    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
-        self.from_parts(parts)
-    }
-    fn parts(&self, node: &Self::Node) -> Parts {
-        self.to_parts(node)
-    }
-    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
-        self.candidate_moves(node)
-    }
-    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
-        self.apply(node, mv)
-    }
-}
+game_from_inherent!(Klondike, "klondike");
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{depth_first, Budget, Verdict};
 
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
+    use crate::options::options;
 
     /// A position one move from a win: every card on the foundations but the king of spades.
     fn almost_won() -> Parts {

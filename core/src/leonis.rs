@@ -16,7 +16,7 @@
 
 use std::sync::Arc;
 
-use crate::game::Game;
+use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
@@ -1514,33 +1514,14 @@ impl LeonisOwn {
     }
 }
 
-impl Game for LeonisOwn {
-    const NAME: &'static str = "leonis-own";
-    fn with_options(options: &Options) -> Result<Self, String> {
-        Self::new(options)
-    }
-    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
-        self.from_parts(parts)
-    }
-    fn parts(&self, node: &Self::Node) -> Parts {
-        self.to_parts(node)
-    }
-    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
-        self.candidate_moves(node)
-    }
-    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
-        self.apply(node, mv)
-    }
-}
+game_from_inherent!(LeonisOwn, "leonis-own");
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{depth_first, Budget, Verdict};
 
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
+    use crate::options::options;
 
     /// xorshift64*: a small reproducible generator for the test positions.
     struct Rng(u64);

@@ -10,7 +10,7 @@
 //! from. Each column's fingerprint and share of the score are kept beside the cards and made
 //! again only for the columns a step changes.
 
-use crate::game::Game;
+use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
@@ -764,6 +764,11 @@ fn name(index: i8) -> &'static str {
 const AVAILABLE: [i8; 11] = [WASTE, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 impl Napoleon {
+    /// The rules: Napoleon at St Helena has no option that changes the core's search.
+    pub fn new(_options: &Options) -> Result<Self, String> {
+        Ok(Napoleon)
+    }
+
     /// The engine's state parts of a node.
     pub fn to_parts(&self, node: &Node) -> Parts {
         let mut piles = vec![Vec::new(); PILES.len()];
@@ -986,24 +991,7 @@ fn pile_index(pile: &str) -> i8 {
     }
 }
 
-impl Game for Napoleon {
-    const NAME: &'static str = "napoleon";
-    fn with_options(_options: &Options) -> Result<Self, String> {
-        Ok(Napoleon)
-    }
-    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
-        self.from_parts(parts)
-    }
-    fn parts(&self, node: &Self::Node) -> Parts {
-        self.to_parts(node)
-    }
-    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
-        self.candidate_moves(node)
-    }
-    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
-        self.apply(node, mv)
-    }
-}
+game_from_inherent!(Napoleon, "napoleon");
 
 #[cfg(test)]
 mod tests {

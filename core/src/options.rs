@@ -55,3 +55,9 @@ impl Options {
         self.get(name).unwrap_or(default)
     }
 }
+
+/// Options from `(name, value)` text pairs, for tests.
+#[cfg(test)]
+pub fn options(pairs: &[(&str, &str)]) -> Options {
+    Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+}

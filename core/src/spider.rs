@@ -12,7 +12,7 @@
 //! a complete suit (tried first; never forced: keeping a complete suit on the table can be what
 //! allows a deal, which needs every pile filled), and no removal happens by itself.
 
-use crate::game::Game;
+use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
@@ -800,33 +800,14 @@ impl Spider {
     }
 }
 
-impl Game for Spider {
-    const NAME: &'static str = "spider";
-    fn with_options(options: &Options) -> Result<Self, String> {
-        Self::new(options)
-    }
-    fn node(&self, parts: &Parts) -> Result<Self::Node, String> {
-        self.from_parts(parts)
-    }
-    fn parts(&self, node: &Self::Node) -> Parts {
-        self.to_parts(node)
-    }
-    fn candidates(&self, node: &Self::Node) -> Vec<Move> {
-        self.candidate_moves(node)
-    }
-    fn play(&self, node: &Self::Node, mv: &Move) -> Result<(Self::Node, Vec<Move>), String> {
-        self.apply(node, mv)
-    }
-}
+game_from_inherent!(Spider, "spider");
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{depth_first, Budget, Verdict};
 
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        Options::from_pairs(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
+    use crate::options::options;
 
     /// One-suit Spider one move from a win: seven suits removed, K-2 of spades on t1 and the
     /// ace on t2, all face up.
