@@ -1074,7 +1074,7 @@ class Leopard(Rules[LeopardState]):
     # -- search in the compiled core ------------------------------------------------------------
 
     #: ISMCTS iterations a move in the compiled core by default (docs/bots.md, "Measurements":
-    #: about 0.2 CPU s a move with two players on the development machine).
+    #: about 0.34 CPU s a move with two players on the development machine).
     native_iterations = 40000
 
     def native_ismcts(
