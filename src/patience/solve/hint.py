@@ -420,14 +420,15 @@ def _sampled(
         world = rules.sample_state(view, rng)
         # The same world dealt twice (few hidden cards) would only weigh it twice.
         worlds.setdefault(json.dumps(rules.position_json(world, None), sort_keys=True), world)
-    candidates, by_lines = _candidates(rules, list(worlds.values()), legal)
+    steps = _steps(rules, list(worlds.values()))
+    candidates, by_lines = _candidates(steps, legal)
     tallies = {move: _Tally() for move in candidates}
     alive = list(candidates)
     done = 0
     for index, world in enumerate(worlds.values()):
         results: dict[Move, str] = {}
         history = _world_past(past, world)
-        lines = _lines(rules, world, by_lines) if by_lines else {}
+        lines = {move: ways for move, ways in steps[index].items() if move in by_lines}
         # The positions a step may not pass through: the world's past and the world itself
         # (the adapter's steps know nothing of the game so far: turning the stock round to a
         # position already reached would be refused in the real game).
@@ -546,28 +547,40 @@ def _racing(alive: list[Move], tallies: Mapping[Move, _Tally], remaining: int) -
     return [move for move in alive if tallies[move].won + remaining >= floor]
 
 
-def _candidates(
-    rules: Rules[Any], worlds: list[State], legal: list[Move]
-) -> tuple[list[Move], frozenset[Move]]:
-    """The legal moves worth judging: those that start a step of the solver's adapter, with its
-    dominance rules, in some sampled world (the rules leave out moves that only shuffle cards
-    between piles, which noise would otherwise let win now and then; docs/solving.md); every
-    legal move if none does. Second, the actions among them that start a step of several moves
-    (a stock turn, with the turns that bring a card within reach and its play): those are judged
-    by their steps, never alone."""
+def _steps(rules: Rules[Any], worlds: list[State]) -> list[dict[Move, list[Line]]]:
+    """For each world, the steps of the solver's adapter (with its dominance rules) as lists of
+    moves, by their first move."""
     from . import adapter_for  # the package imports this module: import it when used
 
     bound = adapter_for(rules)
-    starting: set[Move] = set()
-    longer: set[Move] = set()
+    found = []
     for world in worlds:
         node = bound.node(world)
+        lines: dict[Move, list[Line]] = {}
         for step, _ in bound.adapter.steps(node, True):
             moves = bound.adapter.moves(node, step)
             if moves:
-                starting.add(moves[0])
-                if len(moves) > 1 and moves[0].is_action and moves[0].text() in _TURNS:
-                    longer.add(moves[0])
+                lines.setdefault(moves[0], []).append(tuple(moves))
+        found.append(lines)
+    return found
+
+
+def _candidates(
+    steps: list[dict[Move, list[Line]]], legal: list[Move]
+) -> tuple[list[Move], frozenset[Move]]:
+    """The legal moves worth judging: those that start a step of the solver's adapter, with its
+    dominance rules, in some sampled world (``steps``: :func:`_steps`; the rules leave out moves
+    that only shuffle cards between piles, which noise would otherwise let win now and then;
+    docs/solving.md); every legal move if none does. Second, the actions among them that start
+    a step of several moves (a stock turn, with the turns that bring a card within reach and
+    its play): those are judged by their steps, never alone."""
+    starting: set[Move] = set()
+    longer: set[Move] = set()
+    for lines in steps:
+        for first, ways in lines.items():
+            starting.add(first)
+            if first.is_action and first.text() in _TURNS and any(len(way) > 1 for way in ways):
+                longer.add(first)
     chosen = [move for move in legal if move in starting]
     return chosen or legal, frozenset(move for move in chosen if move in longer)
 
@@ -581,21 +594,6 @@ def _play(rules: Rules[Any], world: State, line: Line, seen: set[Hashable]) -> S
         if len(line) > 1 and rules.key(after) in seen:
             return None
     return after
-
-
-def _lines(rules: Rules[Any], world: State, starts: frozenset[Move]) -> dict[Move, list[Line]]:
-    """The steps of the solver's adapter (with its dominance rules) in ``world`` that start
-    with one of ``starts``, as lists of moves, by their first move."""
-    from . import adapter_for  # the package imports this module: import it when used
-
-    bound = adapter_for(rules)
-    node = bound.node(world)
-    lines: dict[Move, list[Line]] = {}
-    for step, _ in bound.adapter.steps(node, True):
-        moves = bound.adapter.moves(node, step)
-        if moves and moves[0] in starts:
-            lines.setdefault(moves[0], []).append(tuple(moves))
-    return lines
 
 
 @dataclass
