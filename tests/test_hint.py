@@ -488,11 +488,15 @@ def test_the_race_never_changes_the_hint(monkeypatch: pytest.MonkeyPatch, bias: 
 
 def test_racing_keeps_every_move_that_could_still_be_chosen() -> None:
     a, b, c = Move.parse("t1-t2"), Move.parse("t3-t4"), Move.parse("stock")
-    tallies = {a: _Tally(won=9), b: _Tally(won=4), c: _Tally(won=2)}
-    # The floor is 9 - 3 = 6: b reaches it with two worlds left, c cannot.
+    tallies = {a: _Tally(won=9), b: _Tally(won=5), c: _Tally(won=4, lost=2)}
+    # With two worlds left a's score ends at 7 or more, whose floor is 7 - 0.66: b (5) reaches
+    # it by winning both, c (score 2) cannot.
     assert _racing([a, b, c], tallies, 2) == [a, b]
     assert _racing([a, b, c], tallies, 4) == [a, b, c]
     assert _racing([a, b, c], tallies, 0) == [a]
+    # Proved losses count against a move: b at 5 won and 2 lost falls behind.
+    tallies[b] = _Tally(won=5, lost=2)
+    assert _racing([a, b, c], tallies, 2) == [a]
 
 
 def undo_game() -> Game:
@@ -539,12 +543,14 @@ def test_equally_good_moves_do_not_take_cards_back(monkeypatch: pytest.MonkeyPat
 
 
 def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One-suit Spider's hints take fewer worlds (its opening judges ten moves); the others the
-    defaults."""
+    """One-suit Spider's hints take fewer worlds (its opening judges ten moves), Klondike's
+    more worlds of fewer nodes; the others the defaults."""
     monkeypatch.setattr(patience.solve, "solve_state", lambda *args, **budget: _Verdict("won"))
     spider = patience.new("spider", deal=1, suits=1)
     assert GAME_BUDGETS["spider"] == (4, 10_000)
     assert hint_budget("spider") == {"samples": 4, "nodes": 10_000}
     assert hint_json(spider)["samples"] == 4
-    assert hint_budget("klondike")["samples"] == DEFAULT_SAMPLES
-    assert hint_json(patience.new("klondike", deal=1))["samples"] == DEFAULT_SAMPLES
+    assert hint_budget("klondike") == {"samples": 32, "nodes": 5_000}
+    assert hint_json(patience.new("klondike", deal=1))["samples"] == 32
+    assert hint_budget("canfield")["samples"] == DEFAULT_SAMPLES
+    assert hint_json(patience.new("canfield", deal=1))["samples"] == DEFAULT_SAMPLES

@@ -50,7 +50,10 @@ DEFAULT_NODES: int | None = 10_000
 #: web app and the terminal ask :func:`hint_budget`): one-suit Spider's opening judges ten moves
 #: at some 100,000 nodes a CPU second, 16 CPU s at the defaults, which the 8 s clock cut short;
 #: its searches find nothing at 5,000 nodes, so it keeps 10,000 and takes fewer worlds.
-GAME_BUDGETS: dict[str, tuple[int, int | None]] = {"spider": (4, 10_000)}
+#: Klondike takes twice the worlds at half the nodes (the same nodes a move): on the positions
+#: of tuning deals 2002-2014 where one move kept the win and another lost it, more worlds of
+#: fewer nodes chose a losing move less often (docs/solving.md, "How well the hints play").
+GAME_BUDGETS: dict[str, tuple[int, int | None]] = {"spider": (4, 10_000), "klondike": (32, 5_000)}
 
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
@@ -467,13 +470,16 @@ def _sampled(
         first = _first_choice(rules, next(iter(worlds.values())), legal)
         return Hint(first, 0.0, 0, False, reason=reason, seconds=took)
     progress = _progress(rules, next(iter(worlds.values())), candidates)
-    # Moves whose worlds won fall short of the most by no more than chance would explain (the
-    # solver's short searches win a world after one move and miss it after an equivalent one)
-    # count as equally good: among them progress decides, so that noise does not walk the
-    # game back and forth between two piles; for the same reason a move that only takes cards
-    # back to where they just came from comes after the others that make as much progress.
-    most = max(tallies[move].won for move in candidates)
-    close = [move for move in candidates if tallies[move].won >= _close_floor(most)]
+    # A move's score is its worlds won less its worlds proved lost (:meth:`_Tally.score`): a
+    # world proved lost after one move and won after another is a difference of the moves,
+    # not noise. Moves whose score falls short of the best by a quarter of its square root at
+    # most count as equally good (the solver's short searches win a world after one move and
+    # miss it after an equivalent one): among them progress decides, so that noise does not
+    # walk the game back and forth between two piles; for the same reason a move that only
+    # takes cards back to where they just came from comes after the others that make as much
+    # progress.
+    most = max(tallies[move].score() for move in candidates)
+    close = [move for move in candidates if tallies[move].score() >= _close_floor(most)]
     best = max(
         close,
         key=lambda move: (
@@ -533,18 +539,22 @@ def _world_past(past: Sequence[State], world: State) -> list[State]:
 
 
 def _close_floor(most: int) -> float:
-    """The fewest worlds won that counts as equally good as ``most`` (within chance of it)."""
-    return most - math.sqrt(most)
+    """The lowest score that counts as equally good as ``most`` (within chance of it): a
+    quarter of its square root below it. The whole square root, as before policy 5, let a
+    waste play proved lost in 4 worlds of 16 count as good as a stock turn lost in none
+    (tuning deals 2006 and 2007: both waste plays lost the deal; docs/solving.md)."""
+    return most - math.sqrt(max(most, 0)) / 4
 
 
 def _racing(alive: list[Move], tallies: Mapping[Move, _Tally], remaining: int) -> list[Move]:
     """The moves of ``alive`` that can still end among the best with ``remaining`` worlds to
-    judge. The best so far only gains, and the floor of the equally good (``most`` less its
-    square root) never falls as ``most`` grows, so a move whose worlds won cannot reach today's
-    floor even by winning every world left would never be chosen: dropping it changes nothing
-    but the time (tests/test_hint.py compares with the full evaluation)."""
-    floor = _close_floor(max(tallies[move].won for move in alive))
-    return [move for move in alive if tallies[move].won + remaining >= floor]
+    judge. A score changes by at most one a world, so the best score at the end is at least
+    today's best less ``remaining``, and the floor of the equally good (:func:`_close_floor`)
+    grows with the best score: a move that cannot reach the floor of that lowest best even
+    by winning every world left would never be chosen, and dropping it changes nothing but
+    the time (tests/test_hint.py compares with the full evaluation)."""
+    floor = _close_floor(max(tallies[move].score() for move in alive) - remaining)
+    return [move for move in alive if tallies[move].score() + remaining >= floor]
 
 
 def _steps(rules: Rules[Any], worlds: list[State]) -> list[dict[Move, list[Line]]]:
@@ -617,9 +627,13 @@ class _Tally:
         else:
             self.unknown += 1
 
+    def score(self) -> int:
+        """Worlds won less worlds proved lost: what moves are compared by."""
+        return self.won - self.lost
+
     def rank(self) -> tuple[int, int]:
-        """More worlds won first, then fewer proved lost."""
-        return (self.won, -self.lost)
+        """A higher score first, then more worlds won."""
+        return (self.score(), self.won)
 
 
 def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, tuple[int, ...]]:
