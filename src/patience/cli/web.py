@@ -42,8 +42,8 @@ def default_db_path() -> Path:
 def hint_json(game: Game) -> dict[str, Any]:
     """The honest hint for the web page (``GET /api/tables/ID/hint``): ``{"move", "move_json",
     "chance", "samples", "exact"}``, from the player's view alone, at the game's budget (16
-    worlds, 10,000 nodes a search, 8 s at most; one-suit Spider 4 worlds: docs/solving.md,
-    "Hints", measures it)."""
+    worlds, 10,000 nodes a search, 8 s at most; Klondike 32 worlds of 5,000 nodes, one-suit
+    Spider 4 worlds: docs/solving.md, "Hints", measures it)."""
     from ..solve.hint import hint, hint_budget
 
     return hint(game, **hint_budget(game.name)).to_json()
