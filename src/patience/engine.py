@@ -366,6 +366,9 @@ class Rules(abc.ABC, Generic[S]):
     #: moves: a cut in the middle of a turn rewards moves that only put the opponent's moves
     #: off beyond the cut (Double Solitaire's shuffles of a run between one's own piles).
     playout_turns: ClassVar[int | None] = None
+    #: The ISMCTS bot's parameters this game's search plays best with (``near_equal``,
+    #: ``near_bias``, ``costs``), used where the bot is not given them (docs/bots.md).
+    search_defaults: ClassVar[Mapping[str, float]] = {}
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True

@@ -99,8 +99,11 @@ class IsmctsBot(Bot):
     :attr:`last_tree` (the Python loop only); ``engine`` says where the search runs
     (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
     the game's ``native_iterations`` in the core, :data:`DEFAULT_ITERATIONS` in Python.
-    ``near_equal`` (standard errors; 0, the default: off) tells near-equal moves apart by the
-    one-ply evaluation: :meth:`final_choice`.
+    ``near_equal`` (standard errors; 0: off) tells near-equal moves apart by the one-ply
+    evaluation, one at least ``near_bias`` better in bias: :meth:`final_choice`. ``costs``
+    weighs the game's move costs (``Rules.move_cost``) in the rewards: 1 as the game charges
+    them, 0 none. These three, when not given, are the game's (``Rules.search_defaults``), else
+    0, :data:`NEAR_BIAS` and 1.
     """
 
     name = "ismcts"
@@ -116,7 +119,9 @@ class IsmctsBot(Bot):
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         keep_tree: bool = False,
         engine: str = "auto",
-        near_equal: float = 0.0,
+        near_equal: float | None = None,
+        near_bias: float | None = None,
+        costs: float | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and int(iterations) < 1:
@@ -132,11 +137,21 @@ class IsmctsBot(Bot):
         #: The iterations a move (None: the default of the engine that searches).
         self.iterations = None if iterations is None else int(iterations)
         self.engine = engine
-        if float(near_equal) < 0:
+        if near_equal is not None and float(near_equal) < 0:
             raise BotError("ismcts needs a near_equal of 0 or more (standard errors; 0: off)")
         #: Moves whose mean reward lies within this many standard errors of the most visited
-        #: move's are near-equal to it (0: the most visited move is played).
-        self.near_equal = float(near_equal)
+        #: move's are near-equal to it (0: the most visited move is played; None: the game's).
+        self.near_equal = None if near_equal is None else float(near_equal)
+        if near_bias is not None and float(near_bias) <= 0:
+            raise BotError("ismcts needs a near_bias above 0 (a bias that is clearly better)")
+        #: How much better in bias a near-equal move must look to be played instead (None: the
+        #: game's, else NEAR_BIAS).
+        self.near_bias = None if near_bias is None else float(near_bias)
+        if costs is not None and float(costs) < 0:
+            raise BotError("ismcts needs costs of 0 or more (1: as the game charges, 0: none)")
+        #: The weight of the game's move costs in the rewards (1: as charged, 0: none; None:
+        #: the game's, else 1).
+        self.costs = None if costs is None else float(costs)
         self.seconds = None if seconds is None else float(seconds)
         self.exploration = float(exploration)
         self.bias = float(bias)
@@ -155,6 +170,19 @@ class IsmctsBot(Bot):
         self.keep_tree = keep_tree
         self.last_tree: dict[Hashable, _Node] = {}
 
+    def tuning(self, rules: Rules[Any]) -> tuple[float, float, float]:
+        """``near_equal``, ``near_bias`` and ``costs`` for a search in ``rules``: the bot's
+        where given, else the game's (``Rules.search_defaults``), else 0, :data:`NEAR_BIAS`, 1."""
+        game = rules.search_defaults
+        near_equal = self.near_equal if self.near_equal is not None else game.get("near_equal", 0)
+        near_bias = self.near_bias if self.near_bias is not None else game.get("near_bias")
+        costs = self.costs if self.costs is not None else game.get("costs", 1.0)
+        return (
+            float(near_equal),
+            NEAR_BIAS if near_bias is None else float(near_bias),
+            float(costs),
+        )
+
     def node_key(self, rules: Rules[Any], world: Any, seat: int) -> Hashable:
         """The node of ``world`` in a search by ``seat``: what ``seat`` knows there and who is
         to move."""
@@ -172,6 +200,7 @@ class IsmctsBot(Bot):
         if len(moves) == 1:
             return moves[0]
         rules = self.rules_for(view)
+        near_equal, near_bias, costs = self.tuning(rules)
         # Leopard and Double Solitaire search in the compiled core through their rules
         # (Rules.native_ismcts: the same algorithm; None when the core is not built).
         native = getattr(rules, "native_ismcts", None)
@@ -186,6 +215,7 @@ class IsmctsBot(Bot):
                     exploration=self.exploration,
                     bias=self.bias,
                     rollout_depth=self.rollout_depth,
+                    costs=costs,
                 )
             if found is not None:
                 self.last_iterations, stats = found
@@ -194,7 +224,9 @@ class IsmctsBot(Bot):
                     summary.edges[move] = edge = _Edge(bias, 0.0)
                     edge.visits, edge.total = visits, total
                 self.last_tree = {}
-                return self.final_choice(summary, moves, self.rng.random())
+                return self.final_choice(
+                    summary, moves, self.rng.random(), near_equal=near_equal, near_bias=near_bias
+                )
             if self.engine == "core":
                 raise BotError(f"ismcts: the compiled core does not search {rules.name}")
         seat = int(view["seat"])
@@ -250,7 +282,8 @@ class IsmctsBot(Bot):
                             for move, action in untried
                         )
                     edge = edges[move] = _Edge(
-                        node.biases.get(move, 0.0), rules.move_cost(world, move)
+                        node.biases.get(move, 0.0),
+                        costs * rules.move_cost(world, move) if costs else 0.0,
                     )
                     for other, _ in legal:
                         if other in edges:
@@ -296,19 +329,34 @@ class IsmctsBot(Bot):
         self.last_iterations = done
         self.last_tree = tree if self.keep_tree else {}
         assert root is not None  # the view's seat is to move: the root was expanded
-        return self.final_choice(root, moves, rng.random())
+        return self.final_choice(
+            root, moves, rng.random(), near_equal=near_equal, near_bias=near_bias
+        )
 
-    def final_choice(self, root: _Node, moves: list[Move], noise: float) -> Move:
+    def final_choice(
+        self,
+        root: _Node,
+        moves: list[Move],
+        noise: float,
+        near_equal: float | None = None,
+        near_bias: float | None = None,
+    ) -> Move:
         """The move played: the root's most visited legal move (:meth:`_robust`), unless
         ``near_equal`` is on and the search cannot tell it from a move the one-ply evaluation
-        likes clearly better (by :data:`NEAR_BIAS` of bias or more): a move visited at least a
-        quarter as often whose mean reward is no more than ``near_equal`` standard errors below
-        (each mean's variance taken as m(1 - m) / visits, rewards lying in [0, 1]). Then the
+        likes clearly better (by ``near_bias``, :data:`NEAR_BIAS` by default, of bias or
+        more): a move visited at least a quarter as often whose mean reward is no more than
+        ``near_equal`` standard errors below (each mean's variance taken as m(1 - m) / visits,
+        rewards lying in [0, 1]). Then the
         most visited such move is played: the search shows no reason for, say, handing a rival
-        a point in Leopard, where the evaluation counts the rivals' squares against the mover."""
+        a point in Leopard, where the evaluation counts the rivals' squares against the mover.
+        ``near_equal`` and ``near_bias`` None: the bot's (:meth:`tuning` gives the game's)."""
+        if near_equal is None:
+            near_equal = self.near_equal or 0.0
+        if near_bias is None:
+            near_bias = NEAR_BIAS if self.near_bias is None else self.near_bias
         chosen = self._robust(root, moves, noise)
         best = root.edges.get(chosen)
-        if self.near_equal <= 0 or best is None or best.visits == 0:
+        if near_equal <= 0 or best is None or best.visits == 0:
             return chosen
         mean = best.total / best.visits
         spread = max(mean * (1 - mean), 0.01) / best.visits
@@ -319,7 +367,7 @@ class IsmctsBot(Bot):
                 continue
             other = edge.total / edge.visits
             error = math.sqrt(spread + max(other * (1 - other), 0.01) / edge.visits)
-            if other >= mean - self.near_equal * error and edge.bias >= best.bias + NEAR_BIAS:
+            if other >= mean - near_equal * error and edge.bias >= best.bias + near_bias:
                 others.append((edge.visits, other, move))
         if not others:
             return chosen

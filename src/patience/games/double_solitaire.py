@@ -816,6 +816,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         exploration: float,
         bias: float,
         rollout_depth: int | None = None,
+        costs: float = 1.0,
     ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
         """ISMCTS for the view's seat in the compiled core (the algorithm of
         :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules, about 90 times
@@ -825,7 +826,8 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         world sampled from the view (:meth:`sample_state`) and deals its face-down cards anew
         each iteration: they are the only cards hidden, so it sees no more than the view.
         ``rollout_depth`` is not used: playouts are cut by turns (:attr:`playout_turns`), as
-        the Python loop's are."""
+        the Python loop's are. ``costs`` weighs :meth:`move_cost` in the rewards (1: as
+        charged, 0: none), as the bot's parameter of that name."""
         if _core is None:
             return None
         world = self.sample_state(view, rng)
@@ -839,6 +841,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             bias,
             self.playout_turns,
             rng.getrandbits(64),
+            costs,
         )
         return done, [
             (self.action_to_move(world, action), visits, total, edge_bias)

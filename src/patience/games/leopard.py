@@ -1087,13 +1087,15 @@ class Leopard(Rules[LeopardState]):
         exploration: float,
         bias: float,
         rollout_depth: int | None = None,
+        costs: float = 1.0,
     ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
         """ISMCTS for the view's seat in the compiled core (:mod:`patience.bots.leopard_core`:
         the loop of :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules): the root's
         moves as (move, visits, summed reward, bias) and the iterations run (``iterations``
         None: :attr:`native_iterations`); None when the core is not built. The core gets one
         world dealt from the view (:meth:`sample_state`) and deals the cards the seat cannot
-        see anew every iteration, so it knows no more than the view."""
+        see anew every iteration, so it knows no more than the view. ``costs`` (the bot's
+        weight of :meth:`move_cost`) has nothing to weigh: Leopard charges no move."""
         # Imported here: the glue module imports this one for the state's parts.
         from ..bots import leopard_core
 
