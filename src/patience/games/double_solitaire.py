@@ -25,7 +25,7 @@ import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import RANK_OF, SUIT_OF, Card, CardError, packs
 from ..deals import Shuffler
@@ -805,6 +805,11 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
     #: ISMCTS iterations a move in the compiled core by default (docs/bots.md: about 0.08 CPU s
     #: a move on the development machine, a tenth of what the Python search's 1300 took).
     native_iterations = 10000
+    #: ISMCTS's defaults here (docs/bots.md, "Measurements"): of the root's moves the search
+    #: cannot tell apart (within 2 standard errors), the one the one-ply evaluation likes
+    #: better (cards to the foundations, cards turned up, stock cards turned) is played, so
+    #: that a move of no progress is played only when it is clearly best.
+    search_defaults: ClassVar[Mapping[str, float]] = {"near_equal": 2.0, "near_bias": 0.002}
 
     def native_ismcts(
         self,
