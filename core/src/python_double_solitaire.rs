@@ -109,7 +109,7 @@ fn ds_ismcts(
     if seat > 1 || template.current_player() != seat {
         return Err(PyValueError::new_err("the searching seat must be the one to move"));
     }
-    if !(costs >= 0.0) {
+    if costs.is_nan() || costs < 0.0 {
         return Err(PyValueError::new_err("costs must be 0 or more"));
     }
     let params =
