@@ -82,6 +82,7 @@ def compare(rules: Leopard, state: LeopardState, keys: list[dict[Any, int]]) -> 
     )
     if not rules.is_terminal(state):
         assert _core.leopard_rollout_choices(options, parts) == rules.rollout_choices(state)
+        assert _core.leopard_playout_choices(options, parts) == rules.playout_choices(state)
         # Within a deal, the core's key of each seat is equal exactly when the engine's is.
         for seat, seen in enumerate(keys):
             engine_key = rules.information_key(state, seat)
@@ -161,6 +162,21 @@ def test_the_core_plays_leopard_as_the_engine_along_its_playout_policy(
         keys: list[dict[Any, int]] = [{} for _ in range(rules.players)]
         while compare(rules, state, keys):
             state = rules.apply_action(state, rules.rollout_action(state, rng))
+        assert rules.is_terminal(state)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_core_plays_leopard_as_the_engine_along_its_greedy_playouts(
+    config: tuple[dict[str, Any], list[list[int]]],
+) -> None:
+    """Walks that follow search's greedy playout policy (``Leopard.playout_choices``), whose
+    choices the core must list the same."""
+    for deal in WALK_DEALS:
+        rules, state = start(config, deal)
+        rng = random.Random(deal)
+        keys: list[dict[Any, int]] = [{} for _ in range(rules.players)]
+        while compare(rules, state, keys):
+            state = rules.apply_action(state, rules.playout_action(state, rng, "greedy"))
         assert rules.is_terminal(state)
 
 

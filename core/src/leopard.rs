@@ -255,6 +255,30 @@ fn promise(suits: &[i8; 9]) -> f64 {
     total
 }
 
+/// A line's part of a square's worth for the greedy playout policy, in 600ths of a point:
+/// its value, or for a line with two face-up cards and its third position vacant the promise
+/// (`promise`: 0.6 for one suit, 0.25 for one colour) weighted by `weight`/30 (the stock's
+/// size up to 30), so that 600 * (value + min(1, stock / 30) * promise) comes out exact.
+fn line_worth(suits: &[i8; 9], [a, b, c]: [usize; 3], weight: i64) -> i64 {
+    let (x, y, z) = (suits[a], suits[b], suits[c]);
+    let known = [x, y, z].iter().filter(|&&s| s >= 0).count();
+    if known == 3 {
+        return 600 * i64::from(line_score(x, y, z));
+    }
+    if known != 2 {
+        return 0;
+    }
+    let mut pair = [x, y, z].into_iter().filter(|&s| s >= 0);
+    let (p, q) = (pair.next().expect("two"), pair.next().expect("two"));
+    if p == q {
+        12 * weight
+    } else if RED[p as usize] == RED[q as usize] {
+        5 * weight
+    } else {
+        0
+    }
+}
+
 fn logistic(x: f64) -> f64 {
     if x >= 0.0 {
         1.0 / (1.0 + (-x).exp())
@@ -624,6 +648,89 @@ impl Rules {
         }
     }
 
+    /// The greedy playout policy's choices (the engine's `Leopard.playout_choices`): out of
+    /// the play phase the playout policy's one action; else the plays (and discards) that
+    /// leave the mover's side the best worth margin one ply ahead, as the `greedy` bot judges
+    /// (its square's value and the promise of its unfinished lines, weighted by the stock,
+    /// against the best rival's), in exact integers (600 a point, the promise in twentieths
+    /// times the stock's size up to 30); of those, the playout policy's choices if it names
+    /// any, else all of them in the order of the legal actions.
+    pub fn playout_choices(&self, state: &State, out: &mut Vec<u16>, legal: &mut Vec<u16>) {
+        self.rollout_choices(state, out);
+        if state.phase != PLAY {
+            return;
+        }
+        let weight = i64::from(state.stock_len.min(30));
+        let mut suits = [[-1i8; 9]; 3];
+        let mut worth = [0i64; 3];
+        for side in 0..self.sides {
+            suits[side] = state.suits(side);
+            worth[side] = LINES.iter().map(|&line| line_worth(&suits[side], line, weight)).sum();
+        }
+        let seat = state.turn as usize;
+        let own = seat % self.sides;
+        let margin = |worth: &[i64; 3]| -> i64 {
+            let best = (0..self.sides).filter(|&i| i != own).map(|i| worth[i]).max();
+            worth[own] - best.expect("a rival")
+        };
+        self.actions(state, legal);
+        legal.sort_unstable();
+        let mut best = i64::MIN;
+        let mut ties: Vec<u16> = Vec::new();
+        for &action in legal.iter() {
+            let score = if action >= DISCARD {
+                margin(&worth)
+            } else {
+                let face = (action / 27) as u8;
+                let cell = (action % 27) as usize;
+                let (side, index) = (cell / 9, cell % 9);
+                let r = rank(face);
+                let suit = if r == JACK || r == QUEEN { -1 } else { (face / 13) as i8 };
+                let square = &mut suits[side];
+                let saved = square[index];
+                let mut delta = 0;
+                for &line in LINES_AT[index] {
+                    delta -= line_worth(square, LINES[line], weight);
+                }
+                square[index] = suit;
+                for &line in LINES_AT[index] {
+                    delta += line_worth(square, LINES[line], weight);
+                }
+                square[index] = saved;
+                let mut after = worth;
+                after[side] += delta;
+                margin(&after)
+            };
+            if score > best {
+                best = score;
+                ties.clear();
+            }
+            if score == best {
+                ties.push(action);
+            }
+        }
+        out.retain(|action| ties.contains(action));
+        if out.is_empty() {
+            out.extend_from_slice(&ties);
+        }
+    }
+
+    /// The greedy playout policy's action: one of `playout_choices` at random.
+    pub fn playout_action(
+        &self,
+        state: &State,
+        rng: &mut Rng,
+        scratch: &mut Vec<u16>,
+        legal: &mut Vec<u16>,
+    ) -> u16 {
+        self.playout_choices(state, scratch, legal);
+        if scratch.len() == 1 {
+            scratch[0]
+        } else {
+            scratch[rng.below(scratch.len())]
+        }
+    }
+
     /// The playout policy's action (the engine's `rollout_action`).
     pub fn rollout_action(&self, state: &State, rng: &mut Rng, scratch: &mut Vec<u16>) -> u16 {
         self.rollout_choices(state, scratch);
@@ -853,6 +960,9 @@ pub struct Params {
     pub bias: f64,
     /// Playout moves before the state is scored (None: to the end of the deal).
     pub rollout_depth: Option<u32>,
+    /// Playouts (and a node's first move tried) by the greedy policy (`playout_choices`)
+    /// instead of the cheap one (`rollout_choices`).
+    pub greedy_playouts: bool,
 }
 
 const WIDENING: f64 = 2.0;
@@ -919,6 +1029,14 @@ pub fn ismcts(
     let mut legal: Vec<u16> = Vec::with_capacity(128);
     let mut untried: Vec<u16> = Vec::with_capacity(128);
     let mut scratch: Vec<u16> = Vec::with_capacity(16);
+    let mut scratch_legal: Vec<u16> = Vec::with_capacity(128);
+    let mut policy_action = |world: &State, rng: &mut Rng, scratch: &mut Vec<u16>| {
+        if params.greedy_playouts {
+            rules.playout_action(world, rng, scratch, &mut scratch_legal)
+        } else {
+            rules.rollout_action(world, rng, scratch)
+        }
+    };
     let mut pool: Vec<u8> = Vec::with_capacity(CARDS);
     let mut path: Vec<(usize, usize, u8)> = Vec::with_capacity(MAX_TREE_DEPTH);
     let mut rewards = [0.0; 4];
@@ -990,7 +1108,7 @@ pub fn ismcts(
                 && ((node.edges.len() as f64) < WIDENING * (node.visits as f64).sqrt()
                     || untried.len() == legal.len())
             {
-                let policy = rules.rollout_action(&world, rng, &mut scratch);
+                let policy = policy_action(&world, rng, &mut scratch);
                 let action = if untried.contains(&policy) {
                     policy
                 } else if node.visits == 1 || node.biases.is_empty() {
@@ -1050,7 +1168,7 @@ pub fn ismcts(
         }
         let mut steps = params.rollout_depth;
         while !rules.is_terminal(&world) && steps != Some(0) {
-            let action = rules.rollout_action(&world, rng, &mut scratch);
+            let action = policy_action(&world, rng, &mut scratch);
             rules.apply(&mut world, action);
             steps = steps.map(|s| s - 1);
         }
@@ -1172,6 +1290,7 @@ mod tests {
             exploration: 0.7,
             bias: 1.0,
             rollout_depth: Some(12),
+            greedy_playouts: true,
         };
         let found = ismcts(&rules, &state, 0, &params, &mut Rng::new(1));
         let mut legal = Vec::new();

@@ -742,6 +742,12 @@ class Rules(abc.ABC, Generic[S]):
         actions = self.legal_actions(state)
         return int(actions[rng.randrange(len(actions))])
 
+    def playout_action(self, state: S, rng: random.Random, policy: str | None = None) -> int:
+        """The action a search's playout (and a node's first move tried) takes in ``state``:
+        the game's ``rollout_action`` by default; a game may give search a stronger policy
+        (``policy`` names one of the game's, None: its default)."""
+        return self.rollout_action(state, rng)
+
     def deck(self) -> list[Card]:
         """Every physical card the game uses, in starting order (docs/deals.md)."""
         return packs(self.packs)

@@ -100,7 +100,8 @@ class IsmctsBot(Bot):
     (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
     the game's ``native_iterations`` in the core, :data:`DEFAULT_ITERATIONS` in Python.
     ``near_equal`` (standard errors; 0, the default: off) tells near-equal moves apart by the
-    one-ply evaluation: :meth:`final_choice`.
+    one-ply evaluation: :meth:`final_choice`. ``playout`` names the game's playout policy
+    (``Rules.playout_action``; None: the game's default).
     """
 
     name = "ismcts"
@@ -117,6 +118,7 @@ class IsmctsBot(Bot):
         keep_tree: bool = False,
         engine: str = "auto",
         near_equal: float = 0.0,
+        playout: str | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and int(iterations) < 1:
@@ -138,6 +140,9 @@ class IsmctsBot(Bot):
         #: move's are near-equal to it (0: the most visited move is played).
         self.near_equal = float(near_equal)
         self.seconds = None if seconds is None else float(seconds)
+        #: The game's playout policy by name (``Rules.playout_action``; None: the game's
+        #: default), e.g. Leopard's ``greedy`` or ``policy``.
+        self.playout = None if playout in (None, "", "default") else str(playout)
         self.exploration = float(exploration)
         self.bias = float(bias)
         #: Playouts stop after this many moves and the state is scored by the game's
@@ -186,6 +191,7 @@ class IsmctsBot(Bot):
                     exploration=self.exploration,
                     bias=self.bias,
                     rollout_depth=self.rollout_depth,
+                    **({} if self.playout is None else {"playout": self.playout}),
                 )
             if found is not None:
                 self.last_iterations, stats = found
@@ -238,7 +244,7 @@ class IsmctsBot(Bot):
                 if untried and (
                     len(edges) < WIDENING * math.sqrt(node.visits) or len(untried) == len(legal)
                 ):
-                    policy = rules.rollout_action(world, rng)
+                    policy = rules.playout_action(world, rng, self.playout)
                     first = [pair for pair in untried if pair[1] == policy]
                     if first or node.visits == 1 or not node.biases:
                         # The playout policy's move (what a playout would try), else any.
@@ -281,7 +287,9 @@ class IsmctsBot(Bot):
             steps = self.rollout_depth if turns is None else turns
             while not rules.is_terminal(world) and (steps is None or steps > 0):
                 mover = rules.current_player(world)
-                world = rules.apply_action(world, rules.rollout_action(world, rng), in_place=True)
+                world = rules.apply_action(
+                    world, rules.playout_action(world, rng, self.playout), in_place=True
+                )
                 if steps is not None and (turns is None or rules.current_player(world) != mover):
                     steps -= 1
             rewards = rules.search_rewards(world)
