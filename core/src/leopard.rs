@@ -261,15 +261,13 @@ fn promise(suits: &[i8; 9]) -> f64 {
 /// size up to 30), so that 600 * (value + min(1, stock / 30) * promise) comes out exact.
 fn line_worth(suits: &[i8; 9], [a, b, c]: [usize; 3], weight: i64) -> i64 {
     let (x, y, z) = (suits[a], suits[b], suits[c]);
-    let known = [x, y, z].iter().filter(|&&s| s >= 0).count();
-    if known == 3 {
-        return 600 * i64::from(line_score(x, y, z));
-    }
-    if known != 2 {
-        return 0;
-    }
-    let mut pair = [x, y, z].into_iter().filter(|&s| s >= 0);
-    let (p, q) = (pair.next().expect("two"), pair.next().expect("two"));
+    let (p, q) = match (x < 0, y < 0, z < 0) {
+        (false, false, false) => return 600 * i64::from(line_score(x, y, z)),
+        (true, false, false) => (y, z),
+        (false, true, false) => (x, z),
+        (false, false, true) => (x, y),
+        _ => return 0,
+    };
     if p == q {
         12 * weight
     } else if RED[p as usize] == RED[q as usize] {
@@ -667,51 +665,56 @@ impl Rules {
             suits[side] = state.suits(side);
             worth[side] = LINES.iter().map(|&line| line_worth(&suits[side], line, weight)).sum();
         }
-        let seat = state.turn as usize;
-        let own = seat % self.sides;
+        let own = state.turn as usize % self.sides;
         let margin = |worth: &[i64; 3]| -> i64 {
-            let best = (0..self.sides).filter(|&i| i != own).map(|i| worth[i]).max();
-            worth[own] - best.expect("a rival")
+            let mut best = i64::MIN;
+            for (side, &w) in worth.iter().enumerate().take(self.sides) {
+                if side != own && w > best {
+                    best = w;
+                }
+            }
+            worth[own] - best
         };
+        // The margin after putting suit s (0..3, 4: face down) on each cell, worked out once.
+        let mut memo = [[i64::MIN; 5]; 27];
         self.actions(state, legal);
         legal.sort_unstable();
         let mut best = i64::MIN;
-        let mut ties: Vec<u16> = Vec::new();
-        for &action in legal.iter() {
+        let mut scores = [0i64; 256];
+        for (at, &action) in legal.iter().enumerate() {
             let score = if action >= DISCARD {
                 margin(&worth)
             } else {
                 let face = (action / 27) as u8;
                 let cell = (action % 27) as usize;
-                let (side, index) = (cell / 9, cell % 9);
                 let r = rank(face);
-                let suit = if r == JACK || r == QUEEN { -1 } else { (face / 13) as i8 };
-                let square = &mut suits[side];
-                let saved = square[index];
-                let mut delta = 0;
-                for &line in LINES_AT[index] {
-                    delta -= line_worth(square, LINES[line], weight);
+                let code = if r == JACK || r == QUEEN { 4 } else { (face / 13) as usize };
+                if memo[cell][code] == i64::MIN {
+                    let (side, index) = (cell / 9, cell % 9);
+                    let square = &mut suits[side];
+                    let saved = square[index];
+                    let mut delta = 0;
+                    for &line in LINES_AT[index] {
+                        delta -= line_worth(square, LINES[line], weight);
+                    }
+                    square[index] = if code == 4 { -1 } else { code as i8 };
+                    for &line in LINES_AT[index] {
+                        delta += line_worth(square, LINES[line], weight);
+                    }
+                    square[index] = saved;
+                    let mut after = worth;
+                    after[side] += delta;
+                    memo[cell][code] = margin(&after);
                 }
-                square[index] = suit;
-                for &line in LINES_AT[index] {
-                    delta += line_worth(square, LINES[line], weight);
-                }
-                square[index] = saved;
-                let mut after = worth;
-                after[side] += delta;
-                margin(&after)
+                memo[cell][code]
             };
-            if score > best {
-                best = score;
-                ties.clear();
-            }
-            if score == best {
-                ties.push(action);
-            }
+            scores[at] = score;
+            best = best.max(score);
         }
-        out.retain(|action| ties.contains(action));
+        let tie = |action: &u16| legal.binary_search(action).is_ok_and(|at| scores[at] == best);
+        out.retain(tie);
         if out.is_empty() {
-            out.extend_from_slice(&ties);
+            out.extend((0..legal.len()).filter(|&at| scores[at] == best).map(|at| legal[at]));
         }
     }
 
