@@ -651,19 +651,23 @@ impl Rules {
     /// leave the mover's side the best worth margin one ply ahead, as the `greedy` bot judges
     /// (its square's value and the promise of its unfinished lines, weighted by the stock,
     /// against the best rival's), in exact integers (600 a point, the promise in twentieths
-    /// times the stock's size up to 30); of those, the playout policy's choices if it names
-    /// any, else all of them in the order of the legal actions.
+    /// times the stock's size up to 30); of those, the ones the playout policy names too, if
+    /// any, else all of them, in the order of the legal actions.
     pub fn playout_choices(&self, state: &State, out: &mut Vec<u16>, legal: &mut Vec<u16>) {
-        self.rollout_choices(state, out);
         if state.phase != PLAY {
+            self.rollout_choices(state, out);
             return;
         }
         let weight = i64::from(state.stock_len.min(30));
         let mut suits = [[-1i8; 9]; 3];
+        let mut lines = [[0i64; 8]; 3];
         let mut worth = [0i64; 3];
         for side in 0..self.sides {
             suits[side] = state.suits(side);
-            worth[side] = LINES.iter().map(|&line| line_worth(&suits[side], line, weight)).sum();
+            for (at, &line) in LINES.iter().enumerate() {
+                lines[side][at] = line_worth(&suits[side], line, weight);
+            }
+            worth[side] = lines[side].iter().sum();
         }
         let own = state.turn as usize % self.sides;
         let margin = |worth: &[i64; 3]| -> i64 {
@@ -675,6 +679,7 @@ impl Rules {
             }
             worth[own] - best
         };
+        let unchanged = margin(&worth);
         // The margin after putting suit s (0..3, 4: face down) on each cell, worked out once.
         let mut memo = [[i64::MIN; 5]; 27];
         self.actions(state, legal);
@@ -683,7 +688,7 @@ impl Rules {
         let mut scores = [0i64; 256];
         for (at, &action) in legal.iter().enumerate() {
             let score = if action >= DISCARD {
-                margin(&worth)
+                unchanged
             } else {
                 let face = (action / 27) as u8;
                 let cell = (action % 27) as usize;
@@ -691,30 +696,37 @@ impl Rules {
                 let code = if r == JACK || r == QUEEN { 4 } else { (face / 13) as usize };
                 if memo[cell][code] == i64::MIN {
                     let (side, index) = (cell / 9, cell % 9);
-                    let square = &mut suits[side];
-                    let saved = square[index];
-                    let mut delta = 0;
-                    for &line in LINES_AT[index] {
-                        delta -= line_worth(square, LINES[line], weight);
-                    }
-                    square[index] = if code == 4 { -1 } else { code as i8 };
-                    for &line in LINES_AT[index] {
-                        delta += line_worth(square, LINES[line], weight);
-                    }
-                    square[index] = saved;
-                    let mut after = worth;
-                    after[side] += delta;
-                    memo[cell][code] = margin(&after);
+                    let suit = if code == 4 { -1 } else { code as i8 };
+                    memo[cell][code] = if suits[side][index] == suit {
+                        unchanged
+                    } else {
+                        let square = &mut suits[side];
+                        let saved = square[index];
+                        square[index] = suit;
+                        let mut delta = 0;
+                        for &line in LINES_AT[index] {
+                            delta += line_worth(square, LINES[line], weight) - lines[side][line];
+                        }
+                        square[index] = saved;
+                        let mut after = worth;
+                        after[side] += delta;
+                        margin(&after)
+                    };
                 }
                 memo[cell][code]
             };
             scores[at] = score;
             best = best.max(score);
         }
-        let tie = |action: &u16| legal.binary_search(action).is_ok_and(|at| scores[at] == best);
-        out.retain(tie);
-        if out.is_empty() {
-            out.extend((0..legal.len()).filter(|&at| scores[at] == best).map(|at| legal[at]));
+        out.clear();
+        out.extend((0..legal.len()).filter(|&at| scores[at] == best).map(|at| legal[at]));
+        if out.len() > 1 {
+            // Of equal moves, those the cheap policy names, if any.
+            let mut cheap = Vec::new();
+            self.rollout_choices(state, &mut cheap);
+            if out.iter().any(|action| cheap.contains(action)) {
+                out.retain(|action| cheap.contains(action));
+            }
         }
     }
 
