@@ -234,14 +234,14 @@ def test_the_core_search_is_reproducible_and_searches_a_lot() -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_rules_hook_searches_in_the_core(players: int) -> None:
     """``Leopard.native_ismcts`` (the hook the bot calls, as Double Solitaire's): every
-    iteration goes through one of the root's moves, each legal in the view; the playout cut is
-    passed on (a different cut, a different search)."""
+    iteration goes through one of the root's moves, each legal in the view; the playout cut and
+    the playout policy are passed on (a different cut or policy, a different search)."""
     game = patience.new("leopard", deal=3, players=players, deals=1)
     rules = game.rules
     assert isinstance(rules, Leopard)
     view = game.view(game.current_player())
     searches = []
-    for depth in (12, None):
+    for depth, playout in ((12, None), (None, None), (12, "policy")):
         found = rules.native_ismcts(
             view,
             random.Random(1),
@@ -250,6 +250,7 @@ def test_the_rules_hook_searches_in_the_core(players: int) -> None:
             exploration=0.7,
             bias=1.0,
             rollout_depth=depth,
+            playout=playout,
         )
         assert found is not None
         done, stats = found
@@ -260,3 +261,4 @@ def test_the_rules_hook_searches_in_the_core(players: int) -> None:
             assert 0 <= total <= visits
         searches.append(stats)
     assert searches[0] != searches[1]
+    assert searches[0] != searches[2]

@@ -11,7 +11,8 @@ seat's later choices are different nodes, while worlds that differ only in what 
 move's exploration term counts only the iterations in which it was legal) and a progressive
 bias from the game's one-ply evaluation, which fades as a move is visited and sets apart moves
 the playouts cannot. One node is added per iteration; the world is played on with the game's
-playout policy (``Rules.rollout_action``) and each seat's reward (``Rules.search_reward``: the
+playout policy for search (``Rules.playout_action``: its ``rollout_action`` unless the game
+gives search a stronger one, as Leopard's greedy one) and each seat's reward (``Rules.search_reward``: the
 result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up. The move played
 is the root's most visited one (the "robust child"); the search stops early once no other move
 can catch up.

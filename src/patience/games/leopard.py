@@ -905,7 +905,9 @@ class Leopard(Rules[LeopardState]):
                         total += 5 * weight
             return total
 
-        suits = [[_TOP_SUIT[cell[-1]] if cell else -1 for cell in square] for square in state.squares]
+        suits = [
+            [_TOP_SUIT[cell[-1]] if cell else -1 for cell in square] for square in state.squares
+        ]
         own = state.turn % self.sides
         scores: dict[int, int] = {}
         for action in self.legal_actions(state):
