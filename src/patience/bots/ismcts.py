@@ -12,10 +12,10 @@ move's exploration term counts only the iterations in which it was legal) and a 
 bias from the game's one-ply evaluation, which fades as a move is visited and sets apart moves
 the playouts cannot. One node is added per iteration; the world is played on with the game's
 playout policy for search (``Rules.playout_action``: its ``rollout_action`` unless the game
-gives search a stronger one, as Leopard's greedy one) and each seat's reward (``Rules.search_reward``: the
-result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up. The move played
-is the root's most visited one (the "robust child"); the search stops early once no other move
-can catch up.
+gives search a stronger one, as Leopard's greedy one) and each seat's reward
+(``Rules.search_reward``: the result, won 1 / drawn 0.5 / lost 0, the margin only to break ties)
+is backed up. The move played is the root's most visited one (the "robust child"); the search
+stops early once no other move can catch up.
 
 A game whose search runs in the compiled core says so with ``Rules.native_ismcts`` (Leopard:
 :mod:`patience.bots.leopard_core`, proved the same game by tests/test_core_leopard.py; Double
