@@ -158,6 +158,20 @@ def test_cli_arena_takes_bots_with_parameters() -> None:
     assert "depth" in bad.output
 
 
+def test_a_playout_policy_the_game_does_not_have_is_refused() -> None:
+    from patience.bots.ismcts import IsmctsBot
+
+    leopard = patience.new("leopard", deal=2, deals=1)
+    view = leopard.view(leopard.current_player())
+    for policy in ("greedy", "policy"):
+        assert leopard.is_legal(IsmctsBot(seed=1, iterations=40, playout=policy).choose(view))
+    with pytest.raises(BotError, match=r"no playout policy 'best' \(it has greedy, policy\)"):
+        IsmctsBot(seed=1, iterations=40, playout="best").choose(view)
+    solitaire = patience.new("double-solitaire", deal=1)
+    with pytest.raises(BotError, match="none but its default"):
+        IsmctsBot(seed=1, iterations=40, playout="greedy").choose(solitaire.view(0))
+
+
 def test_ismcts_engines() -> None:
     """Leopard's and Double Solitaire's searches run in the core unless told otherwise; both
     engines play from the view; a wrong engine, or a kept tree in the core, is refused."""

@@ -11,10 +11,11 @@ seat's later choices are different nodes, while worlds that differ only in what 
 move's exploration term counts only the iterations in which it was legal) and a progressive
 bias from the game's one-ply evaluation, which fades as a move is visited and sets apart moves
 the playouts cannot. One node is added per iteration; the world is played on with the game's
-playout policy (``Rules.rollout_action``) and each seat's reward (``Rules.search_reward``: the
-result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up. The move played
-is the root's most visited one (the "robust child"); the search stops early once no other move
-can catch up.
+playout policy for search (``Rules.playout_action``: its ``rollout_action`` unless the game
+gives search a stronger one, as Leopard's greedy one) and each seat's reward
+(``Rules.search_reward``: the result, won 1 / drawn 0.5 / lost 0, the margin only to break ties)
+is backed up. The move played is the root's most visited one (the "robust child"); the search
+stops early once no other move can catch up.
 
 A game whose search runs in the compiled core says so with ``Rules.native_ismcts`` (Leopard:
 :mod:`patience.bots.leopard_core`, proved the same game by tests/test_core_leopard.py; Double
@@ -104,6 +105,8 @@ class IsmctsBot(Bot):
     weighs the game's move costs (``Rules.move_cost``) in the rewards: 1 as the game charges
     them, 0 none. These three, when not given, are the game's (``Rules.search_defaults``), else
     0, :data:`NEAR_BIAS` and 1.
+    ``playout`` names the game's playout policy (``Rules.playout_policies``, used by
+    ``Rules.playout_action``; None: the game's default).
     """
 
     name = "ismcts"
@@ -122,6 +125,7 @@ class IsmctsBot(Bot):
         near_equal: float | None = None,
         near_bias: float | None = None,
         costs: float | None = None,
+        playout: str | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and int(iterations) < 1:
@@ -153,6 +157,9 @@ class IsmctsBot(Bot):
         #: the game's, else 1).
         self.costs = None if costs is None else float(costs)
         self.seconds = None if seconds is None else float(seconds)
+        #: The game's playout policy by name (``Rules.playout_action``; None: the game's
+        #: default), e.g. Leopard's ``greedy`` or ``policy``.
+        self.playout = None if playout in (None, "", "default") else str(playout)
         self.exploration = float(exploration)
         self.bias = float(bias)
         #: Playouts stop after this many moves and the state is scored by the game's
@@ -201,22 +208,25 @@ class IsmctsBot(Bot):
             return moves[0]
         rules = self.rules_for(view)
         near_equal, near_bias, costs = self.tuning(rules)
+        if self.playout is not None and self.playout not in rules.playout_policies:
+            offered = ", ".join(rules.playout_policies) or "none but its default"
+            raise BotError(
+                f"ismcts: {rules.title} has no playout policy {self.playout!r} (it has {offered})"
+            )
         # Leopard and Double Solitaire search in the compiled core through their rules
         # (Rules.native_ismcts: the same algorithm; None when the core is not built).
-        native = getattr(rules, "native_ismcts", None)
         if self.engine != "python" and not self.keep_tree:
-            found = None
-            if native is not None:
-                found = native(
-                    view,
-                    self.rng,
-                    iterations=self.iterations,
-                    seconds=self.seconds,
-                    exploration=self.exploration,
-                    bias=self.bias,
-                    rollout_depth=self.rollout_depth,
-                    costs=costs,
-                )
+            found = rules.native_ismcts(
+                view,
+                self.rng,
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                bias=self.bias,
+                rollout_depth=self.rollout_depth,
+                costs=costs,
+                playout=self.playout,
+            )
             if found is not None:
                 self.last_iterations, stats = found
                 summary = _Node(int(view["seat"]))
@@ -270,7 +280,7 @@ class IsmctsBot(Bot):
                 if untried and (
                     len(edges) < WIDENING * math.sqrt(node.visits) or len(untried) == len(legal)
                 ):
-                    policy = rules.rollout_action(world, rng)
+                    policy = rules.playout_action(world, rng, self.playout)
                     first = [pair for pair in untried if pair[1] == policy]
                     if first or node.visits == 1 or not node.biases:
                         # The playout policy's move (what a playout would try), else any.
@@ -314,7 +324,9 @@ class IsmctsBot(Bot):
             steps = self.rollout_depth if turns is None else turns
             while not rules.is_terminal(world) and (steps is None or steps > 0):
                 mover = rules.current_player(world)
-                world = rules.apply_action(world, rules.rollout_action(world, rng), in_place=True)
+                world = rules.apply_action(
+                    world, rules.playout_action(world, rng, self.playout), in_place=True
+                )
                 if steps is not None and (turns is None or rules.current_player(world) != mover):
                     steps -= 1
             rewards = rules.search_rewards(world)

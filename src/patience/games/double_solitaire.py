@@ -822,6 +822,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         bias: float,
         rollout_depth: int | None = None,
         costs: float = 1.0,
+        playout: str | None = None,
     ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
         """ISMCTS for the view's seat in the compiled core (the algorithm of
         :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules, about 90 times
@@ -832,7 +833,8 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         each iteration: they are the only cards hidden, so it sees no more than the view.
         ``rollout_depth`` is not used: playouts are cut by turns (:attr:`playout_turns`), as
         the Python loop's are. ``costs`` weighs :meth:`move_cost` in the rewards (1: as
-        charged, 0: none), as the bot's parameter of that name."""
+        charged, 0: none), as the bot's parameter of that name. ``playout`` is always None:
+        the game has one playout policy (:attr:`playout_policies` is empty)."""
         if _core is None:
             return None
         world = self.sample_state(view, rng)
