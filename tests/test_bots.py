@@ -158,6 +158,20 @@ def test_cli_arena_takes_bots_with_parameters() -> None:
     assert "depth" in bad.output
 
 
+def test_a_playout_policy_the_game_does_not_have_is_refused() -> None:
+    from patience.bots.ismcts import IsmctsBot
+
+    leopard = patience.new("leopard", deal=2, deals=1)
+    view = leopard.view(leopard.current_player())
+    for policy in ("greedy", "policy"):
+        assert leopard.is_legal(IsmctsBot(seed=1, iterations=40, playout=policy).choose(view))
+    with pytest.raises(BotError, match=r"no playout policy 'best' \(it has greedy, policy\)"):
+        IsmctsBot(seed=1, iterations=40, playout="best").choose(view)
+    solitaire = patience.new("double-solitaire", deal=1)
+    with pytest.raises(BotError, match="none but its default"):
+        IsmctsBot(seed=1, iterations=40, playout="greedy").choose(solitaire.view(0))
+
+
 def test_ismcts_engines() -> None:
     """Leopard's and Double Solitaire's searches run in the core unless told otherwise; both
     engines play from the view; a wrong engine, or a kept tree in the core, is refused."""
@@ -355,3 +369,41 @@ def test_ismcts_tells_near_equal_moves_apart_by_the_evaluation() -> None:
     assert IsmctsBot(near_equal=2).final_choice(rarely, moves, 0.0) == raise_
     with pytest.raises(BotError, match="near_equal"):
         IsmctsBot(near_equal=-1)
+    # A smaller near_bias gives way to a smaller difference of evaluation.
+    assert IsmctsBot(near_equal=2, near_bias=0.02).final_choice(alike, moves, 0.0) == king
+    with pytest.raises(BotError, match="near_bias"):
+        IsmctsBot(near_bias=0)
+
+
+def test_ismcts_takes_the_games_search_defaults_unless_given() -> None:
+    """``near_equal``, ``near_bias`` and ``costs`` not given are the game's
+    (``Rules.search_defaults``), else 0, NEAR_BIAS and 1; given, they are the bot's."""
+    from patience.bots.ismcts import NEAR_BIAS, IsmctsBot
+
+    leopard = patience.get_rules("leopard", {})
+    double = patience.get_rules("double-solitaire", {})
+    assert IsmctsBot().tuning(leopard) == (0.0, NEAR_BIAS, 1.0)
+    game = double.search_defaults
+    assert IsmctsBot().tuning(double) == (
+        float(game.get("near_equal", 0.0)),
+        float(game.get("near_bias", NEAR_BIAS)),
+        float(game.get("costs", 1.0)),
+    )
+    assert IsmctsBot(near_equal=3, near_bias=0.1, costs=0.25).tuning(double) == (3.0, 0.1, 0.25)
+    with pytest.raises(BotError, match="costs"):
+        IsmctsBot(costs=-1)
+
+
+def test_ismcts_in_python_weighs_the_move_costs_by_costs() -> None:
+    """The Python loop charges each move ``costs`` times the game's ``move_cost``."""
+    from patience.bots.ismcts import IsmctsBot
+
+    game = patience.new("double-solitaire", deal=1)  # the first player can shuffle
+    rules = game.rules
+    seat = game.current_player()
+    bot = IsmctsBot(seed=0, iterations=200, engine="python", keep_tree=True, costs=0.5)
+    bot.choose(game.view(seat))
+    root = bot.last_tree[bot.node_key(rules, game.state, seat)]
+    charged = [rules.move_cost(game.state, move) for move in root.edges]
+    assert any(charged)
+    assert [edge.cost for edge in root.edges.values()] == [0.5 * cost for cost in charged]

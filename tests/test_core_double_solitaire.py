@@ -226,6 +226,36 @@ def test_core_search_spends_its_iterations_on_the_root() -> None:
         assert -rules.SHUFFLE_COST * visits <= total <= visits
 
 
+def test_core_search_weighs_the_move_costs_by_costs() -> None:
+    """``costs`` weighs :meth:`DoubleSolitaire.move_cost` in the rewards: at 0 no root move's
+    mean reward is below 0 (rewards lie in [0, 1]); at 1000 a costly root move's mean lies
+    near minus 1000 times its cost, a free one's in [0, 1]."""
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(1)  # the first player has a shuffle that opens something
+    seat = rules.current_player(state)
+    costly = {
+        action: rules.move_cost(state, rules.action_to_move(state, action))
+        for action in rules.legal_actions(state)
+    }
+    assert any(costly.values())
+    args = (rules.core_options(), rules.core_parts(state), seat, 2000, None, 0.7, 1.0, 2, 7)
+    free, _ = _core.ds_ismcts(*args, 0.0)
+    assert all(0 <= total <= visits for _, visits, total, _ in free)
+    heavy, _ = _core.ds_ismcts(*args, 1000.0)
+    charged = 0
+    for action, visits, total, _ in heavy:
+        mean = total / visits
+        if costly[action]:
+            charged += 1
+            assert -1000 * costly[action] <= mean <= 1 - 1000 * costly[action]
+        else:
+            assert 0 <= mean <= 1
+    assert charged
+    with pytest.raises(ValueError, match="costs"):
+        _core.ds_ismcts(*args, -1.0)
+
+
 @pytest.mark.parametrize("engine", ["auto", "core", "python"])
 def test_ismcts_in_the_core_or_not_plays_legal_moves(engine: str) -> None:
     game = patience.new("double-solitaire", deal=4, auto_stop=False)

@@ -82,6 +82,7 @@ def compare(rules: Leopard, state: LeopardState, keys: list[dict[Any, int]]) -> 
     )
     if not rules.is_terminal(state):
         assert _core.leopard_rollout_choices(options, parts) == rules.rollout_choices(state)
+        assert _core.leopard_playout_choices(options, parts) == rules.playout_choices(state)
         # Within a deal, the core's key of each seat is equal exactly when the engine's is.
         for seat, seen in enumerate(keys):
             engine_key = rules.information_key(state, seat)
@@ -164,6 +165,21 @@ def test_the_core_plays_leopard_as_the_engine_along_its_playout_policy(
         assert rules.is_terminal(state)
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_core_plays_leopard_as_the_engine_along_its_greedy_playouts(
+    config: tuple[dict[str, Any], list[list[int]]],
+) -> None:
+    """Walks that follow search's greedy playout policy (``Leopard.playout_choices``), whose
+    choices the core must list the same."""
+    for deal in WALK_DEALS:
+        rules, state = start(config, deal)
+        rng = random.Random(deal)
+        keys: list[dict[Any, int]] = [{} for _ in range(rules.players)]
+        while compare(rules, state, keys):
+            state = rules.apply_action(state, rules.playout_action(state, rng, "greedy"))
+        assert rules.is_terminal(state)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     config=st.sampled_from(CONFIGS),
@@ -218,14 +234,14 @@ def test_the_core_search_is_reproducible_and_searches_a_lot() -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_rules_hook_searches_in_the_core(players: int) -> None:
     """``Leopard.native_ismcts`` (the hook the bot calls, as Double Solitaire's): every
-    iteration goes through one of the root's moves, each legal in the view; the playout cut is
-    passed on (a different cut, a different search)."""
+    iteration goes through one of the root's moves, each legal in the view; the playout cut and
+    the playout policy are passed on (a different cut or policy, a different search)."""
     game = patience.new("leopard", deal=3, players=players, deals=1)
     rules = game.rules
     assert isinstance(rules, Leopard)
     view = game.view(game.current_player())
     searches = []
-    for depth in (12, None):
+    for depth, playout in ((12, None), (None, None), (12, "policy")):
         found = rules.native_ismcts(
             view,
             random.Random(1),
@@ -234,6 +250,7 @@ def test_the_rules_hook_searches_in_the_core(players: int) -> None:
             exploration=0.7,
             bias=1.0,
             rollout_depth=depth,
+            playout=playout,
         )
         assert found is not None
         done, stats = found
@@ -244,3 +261,4 @@ def test_the_rules_hook_searches_in_the_core(players: int) -> None:
             assert 0 <= total <= visits
         searches.append(stats)
     assert searches[0] != searches[1]
+    assert searches[0] != searches[2]

@@ -38,6 +38,16 @@ def test_every_bot_plays_every_seat_of_each_deal_and_is_rated() -> None:
     assert ordinals == sorted(ordinals, reverse=True)
 
 
+def test_jobs_play_the_same_games_and_give_the_same_ratings() -> None:
+    specs = [parse_bot("random"), parse_bot("greedy"), parse_bot("ismcts:iterations=20")]
+    alone = run_ladder("leopard", {"deals": 1}, specs, pairs=2, first_deal=7, seed=4)
+    shared = run_ladder("leopard", {"deals": 1}, specs, pairs=2, first_deal=7, seed=4, jobs=2)
+    assert shared.games == alone.games
+    assert [(e.label, e.mu, e.sigma, e.games, e.wins, e.moves) for e in shared.entries] == [
+        (e.label, e.mu, e.sigma, e.games, e.wins, e.moves) for e in alone.entries
+    ]
+
+
 def test_four_player_leopard_gives_both_partners_the_same_bot() -> None:
     specs = [parse_bot("random"), parse_bot("greedy")]
     result = run_ladder("leopard", {"players": 4, "deals": 1}, specs, pairs=1, seed=2)

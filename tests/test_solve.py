@@ -439,6 +439,33 @@ def test_rule_12_settles_a_deal_the_unpruned_search_proves_lost() -> None:
     assert plain.nodes > 100_000
 
 
+def test_the_lock_diagnostic_agrees_with_the_core_at_the_root() -> None:
+    # benchmarks/klondike_locks.py writes the core's rule 12 again in Python (docs/solving.md
+    # cites its counts): a deal is locked there exactly when the core proves it lost at the
+    # root. Deals 1022-1024 are locked, the others of 1018-1027 are not.
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "klondike_locks.py"
+    spec = importlib.util.spec_from_file_location("klondike_locks", path)
+    assert spec is not None
+    assert spec.loader is not None
+    locks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(locks)
+    from patience.solve.core import encode
+
+    locked = []
+    for deal in range(1018, 1028):
+        game = patience.new("klondike", deal=deal, draw=3)
+        piles, down, _ = encode(game.rules, game.state)
+        stuck = locks.stuck_cards(piles, down, True, kings_barred=False)
+        found = solve(game, nodes=1, engine="core")
+        assert bool(stuck) == (found.result == "unwinnable"), deal
+        locked += [deal] if stuck else []
+        # Barring kings from spaces only ever adds stuck cards.
+        assert stuck <= locks.stuck_cards(piles, down, True, kings_barred=True)
+    assert locked == [1022, 1023, 1024]
+
+
 @pytest.mark.parametrize("from_foundation", [True, False])
 def test_rule_12_fires_only_on_lost_positions(from_foundation: bool) -> None:
     fired = 0

@@ -718,6 +718,9 @@ pub struct Params {
     /// Playouts end after this many changes of the seat to move (the engine's
     /// `playout_turns`).
     pub playout_turns: u32,
+    /// What the game's move costs (`Rules::move_cost`) weigh in the rewards: 1 as the game
+    /// charges them, 0 none (the Python bot's `costs`).
+    pub costs: f64,
 }
 
 const WIDENING: f64 = 2.0;
@@ -893,7 +896,7 @@ pub fn ismcts(
                     available: 0,
                     total: 0.0,
                     bias: node.bias(action).unwrap_or(0.0),
-                    cost: rules.move_cost(&world, action),
+                    cost: params.costs * rules.move_cost(&world, action),
                 });
                 for &other in &legal {
                     if let Some(edge) = node.edge(other) {

@@ -255,6 +255,28 @@ fn promise(suits: &[i8; 9]) -> f64 {
     total
 }
 
+/// A line's part of a square's worth for the greedy playout policy, in 600ths of a point:
+/// its value, or for a line with two face-up cards and its third position vacant the promise
+/// (`promise`: 0.6 for one suit, 0.25 for one colour) weighted by `weight`/30 (the stock's
+/// size up to 30), so that 600 * (value + min(1, stock / 30) * promise) comes out exact.
+fn line_worth(suits: &[i8; 9], [a, b, c]: [usize; 3], weight: i64) -> i64 {
+    let (x, y, z) = (suits[a], suits[b], suits[c]);
+    let (p, q) = match (x < 0, y < 0, z < 0) {
+        (false, false, false) => return 600 * i64::from(line_score(x, y, z)),
+        (true, false, false) => (y, z),
+        (false, true, false) => (x, z),
+        (false, false, true) => (x, y),
+        _ => return 0,
+    };
+    if p == q {
+        12 * weight
+    } else if RED[p as usize] == RED[q as usize] {
+        5 * weight
+    } else {
+        0
+    }
+}
+
 fn logistic(x: f64) -> f64 {
     if x >= 0.0 {
         1.0 / (1.0 + (-x).exp())
@@ -624,6 +646,106 @@ impl Rules {
         }
     }
 
+    /// The greedy playout policy's choices (the engine's `Leopard.playout_choices`): out of
+    /// the play phase the playout policy's one action; else the plays (and discards) that
+    /// leave the mover's side the best worth margin one ply ahead, as the `greedy` bot judges
+    /// (its square's value and the promise of its unfinished lines, weighted by the stock,
+    /// against the best rival's), in exact integers (600 a point, the promise in twentieths
+    /// times the stock's size up to 30); of those, the ones the playout policy names too, if
+    /// any, else all of them, in the order of the legal actions.
+    pub fn playout_choices(&self, state: &State, out: &mut Vec<u16>, legal: &mut Vec<u16>) {
+        if state.phase != PLAY {
+            self.rollout_choices(state, out);
+            return;
+        }
+        let weight = i64::from(state.stock_len.min(30));
+        let mut suits = [[-1i8; 9]; 3];
+        let mut lines = [[0i64; 8]; 3];
+        let mut worth = [0i64; 3];
+        for side in 0..self.sides {
+            suits[side] = state.suits(side);
+            for (at, &line) in LINES.iter().enumerate() {
+                lines[side][at] = line_worth(&suits[side], line, weight);
+            }
+            worth[side] = lines[side].iter().sum();
+        }
+        let own = state.turn as usize % self.sides;
+        let margin = |worth: &[i64; 3]| -> i64 {
+            let mut best = i64::MIN;
+            for (side, &w) in worth.iter().enumerate().take(self.sides) {
+                if side != own && w > best {
+                    best = w;
+                }
+            }
+            worth[own] - best
+        };
+        let unchanged = margin(&worth);
+        // The margin after putting suit s (0..3, 4: face down) on each cell, worked out once.
+        let mut memo = [[i64::MIN; 5]; 27];
+        self.actions(state, legal);
+        legal.sort_unstable();
+        let mut best = i64::MIN;
+        let mut scores = [0i64; 256];
+        for (at, &action) in legal.iter().enumerate() {
+            let score = if action >= DISCARD {
+                unchanged
+            } else {
+                let face = (action / 27) as u8;
+                let cell = (action % 27) as usize;
+                let r = rank(face);
+                let code = if r == JACK || r == QUEEN { 4 } else { (face / 13) as usize };
+                if memo[cell][code] == i64::MIN {
+                    let (side, index) = (cell / 9, cell % 9);
+                    let suit = if code == 4 { -1 } else { code as i8 };
+                    memo[cell][code] = if suits[side][index] == suit {
+                        unchanged
+                    } else {
+                        let square = &mut suits[side];
+                        let saved = square[index];
+                        square[index] = suit;
+                        let mut delta = 0;
+                        for &line in LINES_AT[index] {
+                            delta += line_worth(square, LINES[line], weight) - lines[side][line];
+                        }
+                        square[index] = saved;
+                        let mut after = worth;
+                        after[side] += delta;
+                        margin(&after)
+                    };
+                }
+                memo[cell][code]
+            };
+            scores[at] = score;
+            best = best.max(score);
+        }
+        out.clear();
+        out.extend((0..legal.len()).filter(|&at| scores[at] == best).map(|at| legal[at]));
+        if out.len() > 1 {
+            // Of equal moves, those the cheap policy names, if any.
+            let mut cheap = Vec::new();
+            self.rollout_choices(state, &mut cheap);
+            if out.iter().any(|action| cheap.contains(action)) {
+                out.retain(|action| cheap.contains(action));
+            }
+        }
+    }
+
+    /// The greedy playout policy's action: one of `playout_choices` at random.
+    pub fn playout_action(
+        &self,
+        state: &State,
+        rng: &mut Rng,
+        scratch: &mut Vec<u16>,
+        legal: &mut Vec<u16>,
+    ) -> u16 {
+        self.playout_choices(state, scratch, legal);
+        if scratch.len() == 1 {
+            scratch[0]
+        } else {
+            scratch[rng.below(scratch.len())]
+        }
+    }
+
     /// The playout policy's action (the engine's `rollout_action`).
     pub fn rollout_action(&self, state: &State, rng: &mut Rng, scratch: &mut Vec<u16>) -> u16 {
         self.rollout_choices(state, scratch);
@@ -853,6 +975,9 @@ pub struct Params {
     pub bias: f64,
     /// Playout moves before the state is scored (None: to the end of the deal).
     pub rollout_depth: Option<u32>,
+    /// Playouts (and a node's first move tried) by the greedy policy (`playout_choices`)
+    /// instead of the cheap one (`rollout_choices`).
+    pub greedy_playouts: bool,
 }
 
 const WIDENING: f64 = 2.0;
@@ -919,6 +1044,14 @@ pub fn ismcts(
     let mut legal: Vec<u16> = Vec::with_capacity(128);
     let mut untried: Vec<u16> = Vec::with_capacity(128);
     let mut scratch: Vec<u16> = Vec::with_capacity(16);
+    let mut scratch_legal: Vec<u16> = Vec::with_capacity(128);
+    let mut policy_action = |world: &State, rng: &mut Rng, scratch: &mut Vec<u16>| {
+        if params.greedy_playouts {
+            rules.playout_action(world, rng, scratch, &mut scratch_legal)
+        } else {
+            rules.rollout_action(world, rng, scratch)
+        }
+    };
     let mut pool: Vec<u8> = Vec::with_capacity(CARDS);
     let mut path: Vec<(usize, usize, u8)> = Vec::with_capacity(MAX_TREE_DEPTH);
     let mut rewards = [0.0; 4];
@@ -990,7 +1123,7 @@ pub fn ismcts(
                 && ((node.edges.len() as f64) < WIDENING * (node.visits as f64).sqrt()
                     || untried.len() == legal.len())
             {
-                let policy = rules.rollout_action(&world, rng, &mut scratch);
+                let policy = policy_action(&world, rng, &mut scratch);
                 let action = if untried.contains(&policy) {
                     policy
                 } else if node.visits == 1 || node.biases.is_empty() {
@@ -1050,7 +1183,7 @@ pub fn ismcts(
         }
         let mut steps = params.rollout_depth;
         while !rules.is_terminal(&world) && steps != Some(0) {
-            let action = rules.rollout_action(&world, rng, &mut scratch);
+            let action = policy_action(&world, rng, &mut scratch);
             rules.apply(&mut world, action);
             steps = steps.map(|s| s - 1);
         }
@@ -1172,6 +1305,7 @@ mod tests {
             exploration: 0.7,
             bias: 1.0,
             rollout_depth: Some(12),
+            greedy_playouts: true,
         };
         let found = ismcts(&rules, &state, 0, &params, &mut Rng::new(1));
         let mut legal = Vec::new();

@@ -333,6 +333,20 @@ fn leopard_rollout_choices(options: LeopardOptions, state: LeopardParts) -> PyRe
     })
 }
 
+/// The greedy playout policy's choices in a Leopard state (one of them is taken at random).
+#[pyfunction]
+fn leopard_playout_choices(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<u16>> {
+    guarded(|| {
+        let rules = leopard_rules(options)?;
+        let state = leopard_state(&rules, &state)?;
+        let (mut out, mut legal) = (Vec::new(), Vec::new());
+        if !rules.is_terminal(&state) {
+            rules.playout_choices(&state, &mut out, &mut legal);
+        }
+        Ok(out)
+    })
+}
+
 /// Each seat's search reward in a Leopard state.
 #[pyfunction]
 fn leopard_rewards(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<f64>> {
@@ -384,7 +398,7 @@ fn leopard_deal(
 /// (action, visits, summed reward, bias) per move tried, the iterations run, the nodes made.
 /// The search runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (options, state, seat, iterations, seconds, exploration, bias, rollout_depth, seed))]
+#[pyo3(signature = (options, state, seat, iterations, seconds, exploration, bias, rollout_depth, seed, greedy_playouts=false))]
 #[allow(clippy::too_many_arguments)]
 fn leopard_ismcts(
     py: Python<'_>,
@@ -397,6 +411,7 @@ fn leopard_ismcts(
     bias: f64,
     rollout_depth: Option<u32>,
     seed: u64,
+    greedy_playouts: bool,
 ) -> PyResult<LeopardSearched> {
     guarded(|| {
         let rules = leopard_rules(options)?;
@@ -410,6 +425,7 @@ fn leopard_ismcts(
             exploration,
             bias,
             rollout_depth,
+            greedy_playouts,
         };
         let found = py.allow_threads(|| {
             catch_unwind(AssertUnwindSafe(|| {
@@ -439,6 +455,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(leopard_actions, module)?)?;
     module.add_function(wrap_pyfunction!(leopard_apply, module)?)?;
     module.add_function(wrap_pyfunction!(leopard_rollout_choices, module)?)?;
+    module.add_function(wrap_pyfunction!(leopard_playout_choices, module)?)?;
     module.add_function(wrap_pyfunction!(leopard_rewards, module)?)?;
     module.add_function(wrap_pyfunction!(leopard_key, module)?)?;
     module.add_function(wrap_pyfunction!(leopard_deal, module)?)?;

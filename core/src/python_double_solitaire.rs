@@ -85,9 +85,10 @@ fn ds_sample(parts: PyParts, seed: u64) -> PyResult<PyParts> {
 }
 
 /// ISMCTS for `seat` from `parts` (a world consistent with its view): the root's moves as
-/// (action, visits, summed reward, bias) and the iterations run.
+/// (action, visits, summed reward, bias) and the iterations run. `costs` weighs the game's move
+/// costs (1: as charged, 0: none).
 #[pyfunction]
-#[pyo3(signature = (options, parts, seat, iterations, seconds, exploration, bias, playout_turns, seed))]
+#[pyo3(signature = (options, parts, seat, iterations, seconds, exploration, bias, playout_turns, seed, costs = 1.0))]
 #[allow(clippy::too_many_arguments)]
 #[allow(clippy::type_complexity)]
 fn ds_ismcts(
@@ -101,14 +102,18 @@ fn ds_ismcts(
     bias: f64,
     playout_turns: u32,
     seed: u64,
+    costs: f64,
 ) -> PyResult<(Vec<(u32, u32, f64, f64)>, usize)> {
     let rules = rules(options)?;
     let template = state(&parts)?;
     if seat > 1 || template.current_player() != seat {
         return Err(PyValueError::new_err("the searching seat must be the one to move"));
     }
+    if costs.is_nan() || costs < 0.0 {
+        return Err(PyValueError::new_err("costs must be 0 or more"));
+    }
     let params =
-        Params { iterations: iterations.max(1), seconds, exploration, bias, playout_turns };
+        Params { iterations: iterations.max(1), seconds, exploration, bias, playout_turns, costs };
     // The search holds no Python object: other threads run meanwhile.
     py.allow_threads(|| {
         guarded(|| Ok(ismcts(&rules, &template, seat, &params, &mut Rng::new(seed))))

@@ -46,4 +46,5 @@ def ds_ismcts(
     bias: float,
     playout_turns: int,
     seed: int,
+    costs: float = 1.0,
 ) -> tuple[list[tuple[int, int, float, float]], int]: ...

@@ -366,6 +366,12 @@ class Rules(abc.ABC, Generic[S]):
     #: moves: a cut in the middle of a turn rewards moves that only put the opponent's moves
     #: off beyond the cut (Double Solitaire's shuffles of a run between one's own piles).
     playout_turns: ClassVar[int | None] = None
+    #: The ISMCTS bot's parameters this game's search plays best with (``near_equal``,
+    #: ``near_bias``, ``costs``), used where the bot is not given them (docs/bots.md).
+    search_defaults: ClassVar[Mapping[str, float]] = {}
+    #: The names of the playout policies :meth:`playout_action` knows (the ISMCTS bot's
+    #: ``playout`` parameter), the default first; none: the game has only ``rollout_action``.
+    playout_policies: ClassVar[tuple[str, ...]] = ()
     #: False for games in which no position can come back (every turn draws from a stock):
     #: :class:`Game` then skips the no-repetition check and makes only the moves pushed.
     positions_can_repeat: ClassVar[bool] = True
@@ -741,6 +747,31 @@ class Rules(abc.ABC, Generic[S]):
         give a cheap policy that plays more like a person."""
         actions = self.legal_actions(state)
         return int(actions[rng.randrange(len(actions))])
+
+    def playout_action(self, state: S, rng: random.Random, policy: str | None = None) -> int:
+        """The action a search's playout (and a node's first move tried) takes in ``state``:
+        the game's ``rollout_action`` by default; a game may give search a stronger policy
+        (``policy`` names one of the game's, None: its default)."""
+        return self.rollout_action(state, rng)
+
+    def native_ismcts(
+        self,
+        view: Mapping[str, Any],
+        rng: random.Random,
+        *,
+        iterations: int | None,
+        seconds: float | None,
+        exploration: float,
+        bias: float,
+        rollout_depth: int | None = None,
+        costs: float = 1.0,
+        playout: str | None = None,
+    ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
+        """The ISMCTS bot's search for the view's seat run in the compiled core: the iterations
+        run and the root's moves as (move, visits, summed reward, bias); None (this default)
+        when the game has no such search or the core is not built, and the bot runs its Python
+        loop (:class:`patience.bots.ismcts.IsmctsBot`, whose parameters these are)."""
+        return None
 
     def deck(self) -> list[Card]:
         """Every physical card the game uses, in starting order (docs/deals.md)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +128,35 @@ def _sides(game: Game) -> int:
     return int(getattr(rules, "sides", rules.players))
 
 
+def _ladder_game(
+    game_name: str,
+    options: Mapping[str, Any],
+    by_side: Sequence[BotSpec],
+    deal: int,
+    seed: str,
+) -> dict[str, Any]:
+    """One game of the ladder: side ``s`` played by ``by_side[s]`` (both partners of a side
+    are the same bot), each seat's bot seeded ``{seed}:{seat}``. The sides' scores, the result,
+    and per side the CPU seconds and moves its bots were asked for."""
+    rules = get_rules(game_name, options)
+    sides = len(by_side)
+    players = [by_side[seat % sides].make(f"{seed}:{seat}") for seat in range(rules.players)]
+    cpu = [0.0] * sides
+    moves = [0] * sides
+    game = Game.create(rules, deal=deal)
+    while not game.is_over():
+        seat = game.current_player()
+        started = time.process_time()
+        move = players[seat].choose(game.view(seat))
+        cpu[seat % sides] += time.process_time() - started
+        moves[seat % sides] += 1
+        game.push(move)
+    outcome = game.outcome()
+    # Each side's score (the returns of seats 0..sides-1 if the outcome has none).
+    scores = [float(value) for value in (outcome.scores or game.returns())][:sides]
+    return {"scores": scores, "result": outcome.result.value, "cpu": cpu, "moves": moves}
+
+
 def run_ladder(
     game_name: str,
     options: Mapping[str, Any],
@@ -134,8 +164,12 @@ def run_ladder(
     pairs: int,
     first_deal: int = 0,
     seed: int = 0,
+    jobs: int = 1,
 ) -> LadderResult:
-    """Play the round robin (the module says how) and rate every bot."""
+    """Play the round robin (the module says how) and rate every bot.
+
+    ``jobs`` processes play the games; the ratings are updated afterwards in the games' order,
+    so the result is the same for any number of jobs (bots with a time budget aside)."""
     from openskill.models import PlackettLuce
 
     rules = get_rules(game_name, options)
@@ -145,6 +179,22 @@ def run_ladder(
         raise BotError(f"{rules.name} has {sides} sides: give at least {sides} bots")
     if len({spec.label for spec in bots}) != len(bots):
         raise BotError("each bot may be named once")
+    schedule: list[tuple[int, list[BotSpec]]] = []
+    for group in itertools.combinations(bots, sides):
+        for pair in range(pairs):
+            for turn in range(sides):
+                # Side s is played by group[(s + turn) % sides]: every bot holds every seat.
+                by_side = [group[(side + turn) % sides] for side in range(sides)]
+                schedule.append((first_deal + pair, by_side))
+    tasks = [
+        (rules.name, dict(rules.options), by_side, deal, f"{seed}:{number}")
+        for number, (deal, by_side) in enumerate(schedule, start=1)
+    ]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_ladder_game, *zip(*tasks, strict=True)))
+    else:
+        results = [_ladder_game(*task) for task in tasks]
     model = PlackettLuce()
     ratings = {spec.label: model.rating(name=spec.label) for spec in bots}
     entries = {
@@ -152,50 +202,28 @@ def run_ladder(
         for spec in bots
     }
     played: list[dict[str, Any]] = []
-    number = 0
-    for group in itertools.combinations(bots, sides):
-        for pair in range(pairs):
-            deal = first_deal + pair
-            for turn in range(sides):
-                # Side s is played by group[(s + turn) % sides]: every bot holds every seat.
-                by_side = [group[(side + turn) % sides] for side in range(sides)]
-                number += 1
-                players = [
-                    by_side[seat % sides].make(f"{seed}:{number}:{seat}")
-                    for seat in range(rules.players)
-                ]
-                game = Game.create(rules, deal=deal)
-                while not game.is_over():
-                    seat = game.current_player()
-                    entry = entries[by_side[seat % sides].label]
-                    started = time.process_time()
-                    move = players[seat].choose(game.view(seat))
-                    entry.cpu_seconds += time.process_time() - started
-                    entry.moves += 1
-                    game.push(move)
-                outcome = game.outcome()
-                # Each side's score (the returns of seats 0..sides-1 if the outcome has none).
-                scores = [float(value) for value in (outcome.scores or game.returns())][:sides]
-                teams = [[ratings[spec.label]] for spec in by_side]
-                rated = model.rate(teams, scores=scores)
-                for spec, (rating,) in zip(by_side, rated, strict=True):
-                    ratings[spec.label] = rating
-                    entry = entries[spec.label]
-                    entry.games += 1
-                    entry.mu, entry.sigma = rating.mu, rating.sigma
-                best = max(scores)
-                winners = [
-                    spec.label for spec, score in zip(by_side, scores, strict=True) if score == best
-                ]
-                for label in winners:
-                    entries[label].wins += 1.0 / len(winners)
-                played.append(
-                    {
-                        "deal": deal,
-                        "sides": [spec.label for spec in by_side],
-                        "scores": scores,
-                        "result": outcome.result.value,
-                    }
-                )
+    for (deal, by_side), result in zip(schedule, results, strict=True):
+        scores = result["scores"]
+        teams = [[ratings[spec.label]] for spec in by_side]
+        rated = model.rate(teams, scores=scores)
+        for side, (spec, (rating,)) in enumerate(zip(by_side, rated, strict=True)):
+            ratings[spec.label] = rating
+            entry = entries[spec.label]
+            entry.games += 1
+            entry.mu, entry.sigma = rating.mu, rating.sigma
+            entry.cpu_seconds += result["cpu"][side]
+            entry.moves += result["moves"][side]
+        best = max(scores)
+        winners = [spec.label for spec, score in zip(by_side, scores, strict=True) if score == best]
+        for label in winners:
+            entries[label].wins += 1.0 / len(winners)
+        played.append(
+            {
+                "deal": deal,
+                "sides": [spec.label for spec in by_side],
+                "scores": scores,
+                "result": result["result"],
+            }
+        )
     ranked = sorted(entries.values(), key=lambda entry: entry.ordinal, reverse=True)
     return LadderResult(rules.name, dict(rules.options), pairs, ranked, played)

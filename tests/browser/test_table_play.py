@@ -114,9 +114,12 @@ def wait_until(page: Any, script: str, timeout: float = 10.0) -> None:
 
 
 def settled(page: Any) -> None:
-    """Waits until no animation runs, then checks that no moving copy is left."""
-    wait_until(page, f"({RUNNING})() === 0")
-    assert page.evaluate(COPIES) == 0
+    """Waits until no animation runs and no moving copy is left on the board.
+
+    A copy is removed by its animation's finish event, which the browser fires a moment after
+    the animation has left ``document.getAnimations()``: both are waited for, so a copy that is
+    never removed still fails the wait."""
+    wait_until(page, f"({RUNNING})() === 0 && ({COPIES})() === 0")
 
 
 def moves_shown(page: Any, count: int) -> None:

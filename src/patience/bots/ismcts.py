@@ -11,10 +11,11 @@ seat's later choices are different nodes, while worlds that differ only in what 
 move's exploration term counts only the iterations in which it was legal) and a progressive
 bias from the game's one-ply evaluation, which fades as a move is visited and sets apart moves
 the playouts cannot. One node is added per iteration; the world is played on with the game's
-playout policy (``Rules.rollout_action``) and each seat's reward (``Rules.search_reward``: the
-result, won 1 / drawn 0.5 / lost 0, the margin only to break ties) is backed up. The move played
-is the root's most visited one (the "robust child"); the search stops early once no other move
-can catch up.
+playout policy for search (``Rules.playout_action``: its ``rollout_action`` unless the game
+gives search a stronger one, as Leopard's greedy one) and each seat's reward
+(``Rules.search_reward``: the result, won 1 / drawn 0.5 / lost 0, the margin only to break ties)
+is backed up. The move played is the root's most visited one (the "robust child"); the search
+stops early once no other move can catch up.
 
 A game whose search runs in the compiled core says so with ``Rules.native_ismcts`` (Leopard:
 :mod:`patience.bots.leopard_core`, proved the same game by tests/test_core_leopard.py; Double
@@ -99,8 +100,13 @@ class IsmctsBot(Bot):
     :attr:`last_tree` (the Python loop only); ``engine`` says where the search runs
     (:data:`ENGINES`). ``iterations`` None is the default of the engine that searches:
     the game's ``native_iterations`` in the core, :data:`DEFAULT_ITERATIONS` in Python.
-    ``near_equal`` (standard errors; 0, the default: off) tells near-equal moves apart by the
-    one-ply evaluation: :meth:`final_choice`.
+    ``near_equal`` (standard errors; 0: off) tells near-equal moves apart by the one-ply
+    evaluation, one at least ``near_bias`` better in bias: :meth:`final_choice`. ``costs``
+    weighs the game's move costs (``Rules.move_cost``) in the rewards: 1 as the game charges
+    them, 0 none. These three, when not given, are the game's (``Rules.search_defaults``), else
+    0, :data:`NEAR_BIAS` and 1.
+    ``playout`` names the game's playout policy (``Rules.playout_policies``, used by
+    ``Rules.playout_action``; None: the game's default).
     """
 
     name = "ismcts"
@@ -116,7 +122,10 @@ class IsmctsBot(Bot):
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         keep_tree: bool = False,
         engine: str = "auto",
-        near_equal: float = 0.0,
+        near_equal: float | None = None,
+        near_bias: float | None = None,
+        costs: float | None = None,
+        playout: str | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and int(iterations) < 1:
@@ -132,12 +141,25 @@ class IsmctsBot(Bot):
         #: The iterations a move (None: the default of the engine that searches).
         self.iterations = None if iterations is None else int(iterations)
         self.engine = engine
-        if float(near_equal) < 0:
+        if near_equal is not None and float(near_equal) < 0:
             raise BotError("ismcts needs a near_equal of 0 or more (standard errors; 0: off)")
         #: Moves whose mean reward lies within this many standard errors of the most visited
-        #: move's are near-equal to it (0: the most visited move is played).
-        self.near_equal = float(near_equal)
+        #: move's are near-equal to it (0: the most visited move is played; None: the game's).
+        self.near_equal = None if near_equal is None else float(near_equal)
+        if near_bias is not None and float(near_bias) <= 0:
+            raise BotError("ismcts needs a near_bias above 0 (a bias that is clearly better)")
+        #: How much better in bias a near-equal move must look to be played instead (None: the
+        #: game's, else NEAR_BIAS).
+        self.near_bias = None if near_bias is None else float(near_bias)
+        if costs is not None and float(costs) < 0:
+            raise BotError("ismcts needs costs of 0 or more (1: as the game charges, 0: none)")
+        #: The weight of the game's move costs in the rewards (1: as charged, 0: none; None:
+        #: the game's, else 1).
+        self.costs = None if costs is None else float(costs)
         self.seconds = None if seconds is None else float(seconds)
+        #: The game's playout policy by name (``Rules.playout_action``; None: the game's
+        #: default), e.g. Leopard's ``greedy`` or ``policy``.
+        self.playout = None if playout in (None, "", "default") else str(playout)
         self.exploration = float(exploration)
         self.bias = float(bias)
         #: Playouts stop after this many moves and the state is scored by the game's
@@ -154,6 +176,19 @@ class IsmctsBot(Bot):
         #: analysis: a server sends the bot between processes with every move).
         self.keep_tree = keep_tree
         self.last_tree: dict[Hashable, _Node] = {}
+
+    def tuning(self, rules: Rules[Any]) -> tuple[float, float, float]:
+        """``near_equal``, ``near_bias`` and ``costs`` for a search in ``rules``: the bot's
+        where given, else the game's (``Rules.search_defaults``), else 0, :data:`NEAR_BIAS`, 1."""
+        game = rules.search_defaults
+        near_equal = self.near_equal if self.near_equal is not None else game.get("near_equal", 0)
+        near_bias = self.near_bias if self.near_bias is not None else game.get("near_bias")
+        costs = self.costs if self.costs is not None else game.get("costs", 1.0)
+        return (
+            float(near_equal),
+            NEAR_BIAS if near_bias is None else float(near_bias),
+            float(costs),
+        )
 
     def node_key(self, rules: Rules[Any], world: Any, seat: int) -> Hashable:
         """The node of ``world`` in a search by ``seat``: what ``seat`` knows there and who is
@@ -172,21 +207,26 @@ class IsmctsBot(Bot):
         if len(moves) == 1:
             return moves[0]
         rules = self.rules_for(view)
+        near_equal, near_bias, costs = self.tuning(rules)
+        if self.playout is not None and self.playout not in rules.playout_policies:
+            offered = ", ".join(rules.playout_policies) or "none but its default"
+            raise BotError(
+                f"ismcts: {rules.title} has no playout policy {self.playout!r} (it has {offered})"
+            )
         # Leopard and Double Solitaire search in the compiled core through their rules
         # (Rules.native_ismcts: the same algorithm; None when the core is not built).
-        native = getattr(rules, "native_ismcts", None)
         if self.engine != "python" and not self.keep_tree:
-            found = None
-            if native is not None:
-                found = native(
-                    view,
-                    self.rng,
-                    iterations=self.iterations,
-                    seconds=self.seconds,
-                    exploration=self.exploration,
-                    bias=self.bias,
-                    rollout_depth=self.rollout_depth,
-                )
+            found = rules.native_ismcts(
+                view,
+                self.rng,
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                bias=self.bias,
+                rollout_depth=self.rollout_depth,
+                costs=costs,
+                playout=self.playout,
+            )
             if found is not None:
                 self.last_iterations, stats = found
                 summary = _Node(int(view["seat"]))
@@ -194,7 +234,9 @@ class IsmctsBot(Bot):
                     summary.edges[move] = edge = _Edge(bias, 0.0)
                     edge.visits, edge.total = visits, total
                 self.last_tree = {}
-                return self.final_choice(summary, moves, self.rng.random())
+                return self.final_choice(
+                    summary, moves, self.rng.random(), near_equal=near_equal, near_bias=near_bias
+                )
             if self.engine == "core":
                 raise BotError(f"ismcts: the compiled core does not search {rules.name}")
         seat = int(view["seat"])
@@ -238,7 +280,7 @@ class IsmctsBot(Bot):
                 if untried and (
                     len(edges) < WIDENING * math.sqrt(node.visits) or len(untried) == len(legal)
                 ):
-                    policy = rules.rollout_action(world, rng)
+                    policy = rules.playout_action(world, rng, self.playout)
                     first = [pair for pair in untried if pair[1] == policy]
                     if first or node.visits == 1 or not node.biases:
                         # The playout policy's move (what a playout would try), else any.
@@ -250,7 +292,8 @@ class IsmctsBot(Bot):
                             for move, action in untried
                         )
                     edge = edges[move] = _Edge(
-                        node.biases.get(move, 0.0), rules.move_cost(world, move)
+                        node.biases.get(move, 0.0),
+                        costs * rules.move_cost(world, move) if costs else 0.0,
                     )
                     for other, _ in legal:
                         if other in edges:
@@ -281,7 +324,9 @@ class IsmctsBot(Bot):
             steps = self.rollout_depth if turns is None else turns
             while not rules.is_terminal(world) and (steps is None or steps > 0):
                 mover = rules.current_player(world)
-                world = rules.apply_action(world, rules.rollout_action(world, rng), in_place=True)
+                world = rules.apply_action(
+                    world, rules.playout_action(world, rng, self.playout), in_place=True
+                )
                 if steps is not None and (turns is None or rules.current_player(world) != mover):
                     steps -= 1
             rewards = rules.search_rewards(world)
@@ -296,19 +341,34 @@ class IsmctsBot(Bot):
         self.last_iterations = done
         self.last_tree = tree if self.keep_tree else {}
         assert root is not None  # the view's seat is to move: the root was expanded
-        return self.final_choice(root, moves, rng.random())
+        return self.final_choice(
+            root, moves, rng.random(), near_equal=near_equal, near_bias=near_bias
+        )
 
-    def final_choice(self, root: _Node, moves: list[Move], noise: float) -> Move:
+    def final_choice(
+        self,
+        root: _Node,
+        moves: list[Move],
+        noise: float,
+        near_equal: float | None = None,
+        near_bias: float | None = None,
+    ) -> Move:
         """The move played: the root's most visited legal move (:meth:`_robust`), unless
         ``near_equal`` is on and the search cannot tell it from a move the one-ply evaluation
-        likes clearly better (by :data:`NEAR_BIAS` of bias or more): a move visited at least a
-        quarter as often whose mean reward is no more than ``near_equal`` standard errors below
-        (each mean's variance taken as m(1 - m) / visits, rewards lying in [0, 1]). Then the
+        likes clearly better (by ``near_bias``, :data:`NEAR_BIAS` by default, of bias or
+        more): a move visited at least a quarter as often whose mean reward is no more than
+        ``near_equal`` standard errors below (each mean's variance taken as m(1 - m) / visits,
+        rewards lying in [0, 1]). Then the
         most visited such move is played: the search shows no reason for, say, handing a rival
-        a point in Leopard, where the evaluation counts the rivals' squares against the mover."""
+        a point in Leopard, where the evaluation counts the rivals' squares against the mover.
+        ``near_equal`` and ``near_bias`` None: the bot's (:meth:`tuning` gives the game's)."""
+        if near_equal is None:
+            near_equal = self.near_equal or 0.0
+        if near_bias is None:
+            near_bias = NEAR_BIAS if self.near_bias is None else self.near_bias
         chosen = self._robust(root, moves, noise)
         best = root.edges.get(chosen)
-        if self.near_equal <= 0 or best is None or best.visits == 0:
+        if near_equal <= 0 or best is None or best.visits == 0:
             return chosen
         mean = best.total / best.visits
         spread = max(mean * (1 - mean), 0.01) / best.visits
@@ -319,7 +379,7 @@ class IsmctsBot(Bot):
                 continue
             other = edge.total / edge.visits
             error = math.sqrt(spread + max(other * (1 - other), 0.01) / edge.visits)
-            if other >= mean - self.near_equal * error and edge.bias >= best.bias + NEAR_BIAS:
+            if other >= mean - near_equal * error and edge.bias >= best.bias + near_bias:
                 others.append((edge.visits, other, move))
         if not others:
             return chosen

@@ -82,10 +82,12 @@ def search(
     bias: float,
     rollout_depth: int | None,
     seed: int,
+    greedy_playouts: bool = False,
 ) -> tuple[list[tuple[int, int, float, float]], int, int]:
     """ISMCTS by ``seat`` from ``world``, a world dealt from its view (the core deals the
     others from what the seat knows of this one): the root's edges as (action, visits, summed
-    reward, bias), the iterations run and the nodes made."""
+    reward, bias), the iterations run and the nodes made. ``greedy_playouts``: playouts by
+    ``Leopard.playout_choices`` instead of ``Leopard.rollout_choices``."""
     edges, done, nodes = _core.leopard_ismcts(
         options(rules),
         encode(world),
@@ -96,5 +98,6 @@ def search(
         bias,
         rollout_depth,
         seed,
+        greedy_playouts,
     )
     return list(edges), int(done), int(nodes)

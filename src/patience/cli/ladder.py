@@ -38,6 +38,13 @@ __all__ = ["ladder_command"]
 @option_option
 @deal_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds every bot.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Processes playing the games (the ratings are the same for any number).",
+)
 @json_option
 def ladder_command(
     game_name: str,
@@ -46,6 +53,7 @@ def ladder_command(
     options: tuple[str, ...],
     deal: int | None,
     seed: int,
+    jobs: int,
     as_json: bool,
 ) -> None:
     """Rate bots at GAME: a round robin on paired deals (every bot in every seat of the same
@@ -72,7 +80,7 @@ def ladder_command(
             raise
     try:
         specs = [parse_bot(text) for text in labels]
-        result = run_ladder(game.name, game.options, specs, pairs, deal or 0, seed)
+        result = run_ladder(game.name, game.options, specs, pairs, deal or 0, seed, jobs)
     except BotError as error:
         raise click.BadParameter(str(error), param_hint="'--bots'") from None
     if as_json:

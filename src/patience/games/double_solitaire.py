@@ -25,7 +25,7 @@ import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import RANK_OF, SUIT_OF, Card, CardError, packs
 from ..deals import Shuffler
@@ -805,6 +805,11 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
     #: ISMCTS iterations a move in the compiled core by default (docs/bots.md: about 0.08 CPU s
     #: a move on the development machine, a tenth of what the Python search's 1300 took).
     native_iterations = 10000
+    #: ISMCTS's defaults here (docs/bots.md, "Measurements"): of the root's moves the search
+    #: cannot tell apart (within 2 standard errors), the one the one-ply evaluation likes
+    #: better (cards to the foundations, cards turned up, stock cards turned) is played, so
+    #: that a move of no progress is played only when it is clearly best.
+    search_defaults: ClassVar[Mapping[str, float]] = {"near_equal": 2.0, "near_bias": 0.002}
 
     def native_ismcts(
         self,
@@ -816,6 +821,8 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         exploration: float,
         bias: float,
         rollout_depth: int | None = None,
+        costs: float = 1.0,
+        playout: str | None = None,
     ) -> tuple[int, list[tuple[Move, int, float, float]]] | None:
         """ISMCTS for the view's seat in the compiled core (the algorithm of
         :class:`~patience.bots.ismcts.IsmctsBot` on this game's rules, about 90 times
@@ -825,7 +832,9 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         world sampled from the view (:meth:`sample_state`) and deals its face-down cards anew
         each iteration: they are the only cards hidden, so it sees no more than the view.
         ``rollout_depth`` is not used: playouts are cut by turns (:attr:`playout_turns`), as
-        the Python loop's are."""
+        the Python loop's are. ``costs`` weighs :meth:`move_cost` in the rewards (1: as
+        charged, 0: none), as the bot's parameter of that name. ``playout`` is always None:
+        the game has one playout policy (:attr:`playout_policies` is empty)."""
         if _core is None:
             return None
         world = self.sample_state(view, rng)
@@ -839,6 +848,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             bias,
             self.playout_turns,
             rng.getrandbits(64),
+            costs,
         )
         return done, [
             (self.action_to_move(world, action), visits, total, edge_bias)
