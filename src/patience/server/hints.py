@@ -16,8 +16,9 @@ __all__ = ["HINTS_AT_ONCE", "HINTS_PER_CLIENT", "HintGate", "Hinter"]
 
 #: Hints worked out at once, over every table. A hint (patience.solve.hint's hint_budget: 16
 #: worlds, 10,000 nodes a search, an 8 s clock; 32 worlds of 5,000 nodes in Klondike; 4 worlds
-#: in one-suit Spider, whose opening has ten moves to judge and slower nodes) takes a fraction of a CPU second in Klondike
-#: (docs/solving.md, "Hints": 0.4 s at the 95th percentile) and seconds in Spider; beyond this a
+#: in one-suit Spider, whose opening has ten moves to judge and slower nodes) takes a fraction
+#: of a CPU second in Klondike (docs/solving.md, "Hints": under 1 s at the 95th percentile) and
+#: seconds in Spider; beyond this a
 #: hint request is refused (503) rather than queued, so that a burst of requests cannot take
 #: every core from the games being played.
 HINTS_AT_ONCE = 2
