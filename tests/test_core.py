@@ -55,13 +55,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 #: positions when they differ from (15,000, 2,000): Leoni's Own's 104 cards make the Python
 #: searches slow, and most of its positions late in a random walk resolve in a few nodes.
 #: Canfield's adapter expands its nodes slowly (the dead-end test of docs/solving.md, rules 7-9).
-#: Spider's generic search (no suit removed as a whole, a thousand nodes a second) settles only
-#: the positions that are lost at once, which 500 nodes do as well as 2,000.
-SMALL_NODES: dict[str, tuple[int, int]] = {
-    "leonis-own": (5_000, 1_000),
-    "canfield": (5_000, 2_000),
-    "spider": (15_000, 500),
-}
+SMALL_NODES: dict[str, tuple[int, int]] = {"leonis-own": (5_000, 1_000), "canfield": (5_000, 2_000)}
 
 #: Configurations whose Python engine is the generic adapter (Spider with ``auto_remove=off``):
 #: a few hundred nodes a second, it resolves none of the positions of the answers test, nor a
@@ -73,7 +67,7 @@ GENERIC_ONLY = [
 
 #: Positions of the answers test (core against the Python searches) a configuration needs
 #: resolved by both the core and the Python adapter before it stops walking deals.
-SMALL_AGREED = 8
+SMALL_AGREED = 6
 
 #: Deals walked per configuration, and the most moves of a walk.
 WALK_DEALS = range(1, 9)
