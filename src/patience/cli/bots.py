@@ -21,6 +21,7 @@ from ..terminal_table import HumanSeat
 from .common import (
     deal_option,
     echo_json,
+    jobs_option,
     json_option,
     make_console,
     new_game,
@@ -212,13 +213,7 @@ def _rules_of(game_name: str) -> Any:
 @option_option
 @deal_option
 @seed_option
-@click.option(
-    "--jobs",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Processes to play the pairs in.",
-)
+@jobs_option("to play the pairs in")
 @json_option
 def arena_command(
     game_name: str,

@@ -229,3 +229,10 @@ option_option = click.option(
     help="A game option as in RULES.md (repeatable; or KEY=VALUE,KEY=VALUE).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def jobs_option(what: str) -> Callable[[FC], FC]:
+    """``--jobs N`` (at least 1, default 1): the processes that ``what``."""
+    return click.option(
+        "--jobs", type=click.IntRange(1), default=1, show_default=True, help=f"Processes {what}."
+    )

@@ -9,6 +9,7 @@ from ..bots.base import BotError
 from .common import (
     deal_option,
     echo_json,
+    jobs_option,
     json_option,
     make_console,
     missing_extra,
@@ -38,13 +39,7 @@ __all__ = ["ladder_command"]
 @option_option
 @deal_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds every bot.")
-@click.option(
-    "--jobs",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="Processes playing the games (the ratings are the same for any number).",
-)
+@jobs_option("playing the games (the ratings are the same for any number)")
 @json_option
 def ladder_command(
     game_name: str,

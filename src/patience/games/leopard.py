@@ -863,10 +863,9 @@ class Leopard(Rules[LeopardState]):
             return choices
         return [DISCARD + card % 52 for card in hand]
 
-    #: Search's playout policy by default (:meth:`playout_action`): ``greedy``
+    #: Search's playout policies (:meth:`playout_action`), the default first: ``greedy``
     #: (:meth:`playout_choices`) or ``policy`` (:meth:`rollout_choices`); docs/bots.md,
     #: "Measurements".
-    playout_policy = "greedy"
     playout_policies: ClassVar[tuple[str, ...]] = ("greedy", "policy")
 
     def playout_action(
@@ -874,7 +873,7 @@ class Leopard(Rules[LeopardState]):
     ) -> int:
         """Search's playout move: one of :meth:`playout_choices` at random (``policy``
         ``greedy``, the default) or the cheap :meth:`rollout_action` (``policy``)."""
-        if (policy or self.playout_policy) == "policy":
+        if (policy or self.playout_policies[0]) == "policy":
             return self.rollout_action(state, rng)
         choices = self.playout_choices(state)
         return choices[0] if len(choices) == 1 else choices[rng.randrange(len(choices))]
@@ -1160,7 +1159,7 @@ class Leopard(Rules[LeopardState]):
         see anew every iteration, so it knows no more than the view. ``costs`` (the bot's
         weight of :meth:`move_cost`) has nothing to weigh: Leopard charges no move.
         ``playout`` names the playout policy (:meth:`playout_action`; None:
-        :attr:`playout_policy`)."""
+        the first of :attr:`playout_policies`)."""
         # Imported here: the glue module imports this one for the state's parts.
         from ..bots import leopard_core
 
@@ -1177,7 +1176,7 @@ class Leopard(Rules[LeopardState]):
             bias=bias,
             rollout_depth=rollout_depth,
             seed=rng.getrandbits(64),
-            greedy_playouts=(playout or self.playout_policy) == "greedy",
+            greedy_playouts=(playout or self.playout_policies[0]) == "greedy",
         )
         return done, [
             (self.action_to_move(world, action), visits, total, edge_bias)
