@@ -21,6 +21,14 @@ games' ``b_cpu`` and ``b_decisions``):
   it could go to a foundation: the option-keeping moves issue 23 counts; ``hand_waste``: the
   card just turned put on the waste though it could be played.
 
+With ``--verify F`` (default 8; 0: off) each weak play counted in ``raise_rival``,
+``declare_lost`` and ``idle`` is checked by a search of F times the game's own budget
+(``Rules.native_iterations``) from the mover's view, with its own random numbers (the games
+stay the arena's): :func:`verify`. ``raise_rival_better``, ``declare_lost_better`` and
+``idle_better`` count those for which it found a better move (its most visited move is another
+one, whose mean reward beats the played move's by more than 2 standard errors); each game's
+``weak`` lists the checked plays with the position (the moves before it) and the figures.
+
 Double Solitaire games also give each seat's player moves by kind (``a_kinds``, ``b_kinds``:
 :func:`move_kind`), so that moves a game can be compared kind by kind; the summary sums them
 (``a_kinds_per_game``, ``b_kinds_per_game``).
@@ -147,8 +155,64 @@ def weak_plays(rules: Rules[Any], game: Game, seat: int, move: Move) -> Counter[
     return counts
 
 
+#: Counts of weak plays that :func:`verify` checks.
+VERIFIED = ("raise_rival", "declare_lost", "idle")
+
+
+def verify(
+    rules: Rules[Any], game: Game, seat: int, move: Move, factor: int, seed: int
+) -> dict[str, Any]:
+    """Whether a better move than ``move`` (about to be made by ``seat``) was available, by a
+    search of ``factor`` times the game's budget from the seat's view (the bot's defaults
+    otherwise, with its own random numbers): ``better`` is True when its most visited move is
+    another one whose mean reward lies more than 2 standard errors (each mean's variance taken
+    as m(1 - m) / visits) above the played move's. Also given: each move's visits and mean
+    reward, best first, the played one marked."""
+    import math
+    import random
+
+    from patience.bots.ismcts import DEFAULT_ROLLOUT_DEPTH, IsmctsBot
+
+    _, _, costs = IsmctsBot().tuning(rules)
+    found = rules.native_ismcts(
+        game.view(seat),
+        random.Random(seed),
+        iterations=factor * rules.native_iterations,  # type: ignore[attr-defined]
+        seconds=None,
+        exploration=0.7,
+        bias=1.0,
+        rollout_depth=DEFAULT_ROLLOUT_DEPTH,
+        costs=costs,
+    )
+    if found is None:
+        raise SystemExit("--verify needs the compiled core (patience._core)")
+    _, stats = found
+    edges = sorted(
+        ((visits, total / visits, str(m)) for m, visits, total, _ in stats if visits),
+        reverse=True,
+    )
+    played = next(((v, m) for v, m, text in edges if text == str(move)), (0, 0.0))
+    top_visits, top_mean, top = edges[0]
+
+    def variance(mean: float, visits: int) -> float:
+        return max(mean * (1 - mean), 0.01) / max(visits, 1)
+
+    error = math.sqrt(variance(top_mean, top_visits) + variance(played[1], played[0]))
+    better = top != str(move) and top_mean > played[1] + 2 * error
+    return {
+        "better": better,
+        "played": [played[0], round(played[1], 4)],
+        "searched": [[text, v, round(m, 4)] for v, m, text in edges[:6]],
+    }
+
+
 def play_pair(
-    game_name: str, options: dict[str, Any], names: tuple[str, str], deal: int, seed: int
+    game_name: str,
+    options: dict[str, Any],
+    names: tuple[str, str],
+    deal: int,
+    seed: int,
+    verify_factor: int = 0,
 ) -> list[dict[str, Any]]:
     """The games of one deal, as the arena plays them, with A's counts."""
     rules = get_rules(game_name, options)
@@ -162,6 +226,7 @@ def play_pair(
         cpu = 0.0
         b_cpu, b_decisions = 0.0, 0
         kinds: list[Counter[str]] = [Counter(), Counter()]  # A's, B's player moves by kind
+        weak: list[dict[str, Any]] = []  # the weak plays checked by verify()
         while not game.is_over():
             seat = game.current_player()
             view = game.view(seat)
@@ -170,7 +235,24 @@ def play_pair(
             if seat in a_seats and len(view["legal_moves"]) > 1:
                 cpu += time.process_time() - start
                 counts["decisions"] += 1
-                counts += weak_plays(rules, game, seat, move)
+                found = weak_plays(rules, game, seat, move)
+                counts += found
+                checked = [name for name in VERIFIED if found[name]]
+                if checked and verify_factor:
+                    check = verify(
+                        rules, game, seat, move, verify_factor, seed * 1000 + len(game.move_stack)
+                    )
+                    for name in checked:
+                        counts[f"{name}_better"] += check["better"]
+                    weak.append(
+                        {
+                            "kinds": checked,
+                            "seat": seat,
+                            "move": str(move),
+                            "before": [str(m) for m in game.move_stack],
+                            **check,
+                        }
+                    )
             elif len(view["legal_moves"]) > 1:
                 b_cpu += time.process_time() - start
                 b_decisions += 1
@@ -194,6 +276,7 @@ def play_pair(
                 "b_cpu": round(b_cpu, 3),
                 "b_decisions": b_decisions,
                 "counts": dict(counts),
+                **({"weak": weak} if weak else {}),
                 **(
                     {"a_kinds": dict(kinds[0]), "b_kinds": dict(kinds[1])}
                     if rules.name == "double-solitaire"
@@ -246,6 +329,12 @@ def main() -> None:
     parser.add_argument("-o", "--option", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--verify",
+        type=int,
+        default=8,
+        help="check each weak play by a search of this many times the game's budget (0: off)",
+    )
     parser.add_argument("--summary", type=Path, help="sum up the game lines of FILE")
     args = parser.parse_args()
     if args.summary is not None:
@@ -263,7 +352,9 @@ def main() -> None:
     games: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [
-            pool.submit(play_pair, args.game, options, (a, b), args.deal + i, args.seed + i)
+            pool.submit(
+                play_pair, args.game, options, (a, b), args.deal + i, args.seed + i, args.verify
+            )
             for i in range(args.pairs)
         ]
         for future in as_completed(futures):
