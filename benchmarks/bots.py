@@ -2,8 +2,8 @@
 the same games) with counts of the weak plays issue 23 names, for bot A's moves.
 
 Run: ``.venv/bin/python benchmarks/bots.py GAME --seats A,B --pairs N [--deal D] [--seed S]
-[-o KEY=VALUE ...] [--jobs J] [--out FILE]``, or ``--summary FILE`` to sum up the lines of a
-run (finished or not).
+[-o KEY=VALUE ...] [--jobs J] [--out FILE] [--verify F]``, or ``--summary FILE`` to sum up
+the lines of a run (finished or not).
 
 Each game is one JSON line (as the arena's games, with ``counts``); the last line sums up: A's
 win rate with its 95% Wilson interval, A's CPU seconds a move, moves a game, and over A's
@@ -13,7 +13,8 @@ games' ``b_cpu`` and ``b_decisions``):
 - ``raise_rival``: Leopard plays that raise a rival's square's value (``raise_rival_own_gain``:
   those made while a play in its own square would have raised its own);
 - ``declare``, ``declare_lost``: Leopard declarations, and those into a lost deal (the
-  declarer's points no more than a rival's);
+  declarer's points no more than a rival's; ``declare_tie``: those of them into a tied deal,
+  equal points, after which a match of one deal plays one more);
 - ``shuffles``: Double Solitaire moves of cards between one's own tableau piles that turn up
   no card; ``idle``: those shuffles and the waste's card moved onto one's own tableau that open
   nothing (:func:`opens`) while a move of progress was legal (a card to a foundation, a move
@@ -135,8 +136,11 @@ def weak_plays(rules: Rules[Any], game: Game, seat: int, move: Move) -> Counter[
         if move.action == "declare":
             counts["declare"] += 1
             points = rules.deal_points(state, seat)  # type: ignore[attr-defined]
-            if points[own] <= max(p for side, p in enumerate(points) if side != own):
+            rival = max(p for side, p in enumerate(points) if side != own)
+            if points[own] <= rival:
                 counts["declare_lost"] += 1
+                if points[own] == rival:
+                    counts["declare_tie"] += 1  # a tied deal: not lost, as the match goes on
     elif rules.name == "double-solitaire" and not move.is_action:
         kind = move_kind(rules, game, seat, move)
         if kind == "shuffle":
