@@ -256,6 +256,54 @@ def test_core_search_weighs_the_move_costs_by_costs() -> None:
         _core.ds_ismcts(*args, -1.0)
 
 
+def test_core_search_explores_the_root_by_root_exploration() -> None:
+    """``root_exploration`` is UCB1's constant at the root alone: None is ``exploration``'s
+    search exactly; a wider one spreads the root's visits (its most visited move gets fewer,
+    its least visited more) on every position where the root has several moves."""
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    spread = 0
+    for deal in (0, 3, 5):
+        state = rules.deal(deal)
+        seat = rules.current_player(state)
+        args = (rules.core_options(), rules.core_parts(state), seat, 2000, None, 0.7, 1.0, 2, 7)
+        narrow, _ = _core.ds_ismcts(*args, 1.0, None)
+        assert _core.ds_ismcts(*args, 1.0, 0.7)[0] == narrow
+        wide, _ = _core.ds_ismcts(*args, 1.0, 2.5)
+        narrow_visits = sorted(visits for _, visits, _, _ in narrow)
+        wide_visits = sorted(visits for _, visits, _, _ in wide)
+        assert len(narrow_visits) > 2
+        assert wide_visits[-1] < narrow_visits[-1]
+        assert wide_visits[0] > narrow_visits[0]
+        spread += 1
+    assert spread == 3
+    with pytest.raises(ValueError, match="root_exploration"):
+        _core.ds_ismcts(*args, 1.0, -1.0)
+
+
+def test_native_ismcts_explores_the_root_by_the_rules_attribute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hook the bot calls passes :attr:`DoubleSolitaire.native_root_exploration` (2.5, the
+    wider root of docs/bots.md) to the core; None leaves the bot's ``exploration`` there."""
+    game = patience.new("double-solitaire", deal=5)
+    rules = game.rules
+    assert isinstance(rules, DoubleSolitaire)
+    assert rules.native_root_exploration == 2.5
+    view = game.view(game.current_player())
+
+    def most_visits() -> int:
+        found = rules.native_ismcts(
+            view, random.Random(1), iterations=2000, seconds=None, exploration=0.7, bias=1.0
+        )
+        assert found is not None
+        return max(visits for _, visits, _, _ in found[1])
+
+    wide = most_visits()
+    monkeypatch.setattr(rules, "native_root_exploration", None)
+    assert most_visits() > wide
+
+
 @pytest.mark.parametrize("engine", ["auto", "core", "python"])
 def test_ismcts_in_the_core_or_not_plays_legal_moves(engine: str) -> None:
     game = patience.new("double-solitaire", deal=4, auto_stop=False)

@@ -714,6 +714,10 @@ pub struct Params {
     pub iterations: usize,
     pub seconds: Option<f64>,
     pub exploration: f64,
+    /// UCB1's constant at the root alone (`exploration` below it): wider, so that near-equal
+    /// moves at the root all get enough visits to be told apart, where at `exploration` the
+    /// move ahead early keeps nearly every visit.
+    pub root_exploration: f64,
     pub bias: f64,
     /// Playouts end after this many changes of the seat to move (the engine's
     /// `playout_turns`).
@@ -909,13 +913,14 @@ pub fn ismcts(
             }
             let mut best_score = f64::NEG_INFINITY;
             let mut chosen = usize::MAX;
+            let exploration = if depth == 1 { params.root_exploration } else { params.exploration };
             for &action in &legal {
                 let Some(at_edge) = node.edge(action) else { continue };
                 let edge = &mut node.edges[at_edge];
                 edge.available += 1;
                 let visits = edge.visits as f64;
                 let score = edge.total / visits
-                    + params.exploration * ((edge.available as f64).ln() / visits).sqrt()
+                    + exploration * ((edge.available as f64).ln() / visits).sqrt()
                     + edge.bias / (visits + 1.0);
                 if score > best_score {
                     best_score = score;

@@ -86,9 +86,10 @@ fn ds_sample(parts: PyParts, seed: u64) -> PyResult<PyParts> {
 
 /// ISMCTS for `seat` from `parts` (a world consistent with its view): the root's moves as
 /// (action, visits, summed reward, bias) and the iterations run. `costs` weighs the game's move
-/// costs (1: as charged, 0: none).
+/// costs (1: as charged, 0: none); `root_exploration` is UCB1's constant at the root alone (None:
+/// `exploration`).
 #[pyfunction]
-#[pyo3(signature = (options, parts, seat, iterations, seconds, exploration, bias, playout_turns, seed, costs = 1.0))]
+#[pyo3(signature = (options, parts, seat, iterations, seconds, exploration, bias, playout_turns, seed, costs = 1.0, root_exploration = None))]
 #[allow(clippy::too_many_arguments)]
 #[allow(clippy::type_complexity)]
 fn ds_ismcts(
@@ -103,6 +104,7 @@ fn ds_ismcts(
     playout_turns: u32,
     seed: u64,
     costs: f64,
+    root_exploration: Option<f64>,
 ) -> PyResult<(Vec<(u32, u32, f64, f64)>, usize)> {
     let rules = rules(options)?;
     let template = state(&parts)?;
@@ -112,8 +114,19 @@ fn ds_ismcts(
     if costs.is_nan() || costs < 0.0 {
         return Err(PyValueError::new_err("costs must be 0 or more"));
     }
-    let params =
-        Params { iterations: iterations.max(1), seconds, exploration, bias, playout_turns, costs };
+    let root_exploration = root_exploration.unwrap_or(exploration);
+    if root_exploration.is_nan() || root_exploration < 0.0 {
+        return Err(PyValueError::new_err("root_exploration must be 0 or more"));
+    }
+    let params = Params {
+        iterations: iterations.max(1),
+        seconds,
+        exploration,
+        root_exploration,
+        bias,
+        playout_turns,
+        costs,
+    };
     // The search holds no Python object: other threads run meanwhile.
     py.allow_threads(|| {
         guarded(|| Ok(ismcts(&rules, &template, seat, &params, &mut Rng::new(seed))))

@@ -810,6 +810,11 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
     #: better (cards to the foundations, cards turned up, stock cards turned) is played, so
     #: that a move of no progress is played only when it is clearly best.
     search_defaults: ClassVar[Mapping[str, float]] = {"near_equal": 2.0, "near_bias": 0.002}
+    #: UCB1's constant at the root alone in the compiled core's search (the bot's
+    #: ``exploration`` below the root; None: the bot's everywhere). Wider than the bot's 0.7 so
+    #: that near-equal moves at the root all get enough visits to be told apart: at 0.7 the
+    #: move ahead early keeps nearly every visit (docs/bots.md, "Measurements").
+    native_root_exploration: float | None = 2.5
 
     def native_ismcts(
         self,
@@ -834,7 +839,8 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
         ``rollout_depth`` is not used: playouts are cut by turns (:attr:`playout_turns`), as
         the Python loop's are. ``costs`` weighs :meth:`move_cost` in the rewards (1: as
         charged, 0: none), as the bot's parameter of that name. ``playout`` is always None:
-        the game has one playout policy (:attr:`playout_policies` is empty)."""
+        the game has one playout policy (:attr:`playout_policies` is empty). At the root the
+        search explores by :attr:`native_root_exploration` instead of ``exploration``."""
         if _core is None:
             return None
         world = self.sample_state(view, rng)
@@ -849,6 +855,7 @@ class DoubleSolitaire(Rules[DoubleSolitaireState]):
             self.playout_turns,
             rng.getrandbits(64),
             costs,
+            self.native_root_exploration,
         )
         return done, [
             (self.action_to_move(world, action), visits, total, edge_bias)
