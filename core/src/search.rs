@@ -439,6 +439,12 @@ pub fn depth_first_carried<A: Adapter>(
                 // Every step failed: the node is lost. Keep it in the table only if that did
                 // not depend on the path.
                 let frame = stack.pop().expect("a frame");
+                if let Some(parent) = stack.last() {
+                    // The parent tries its next children now: their slots, fetched when it was
+                    // pushed, have left the cache while this frame's subtree was searched.
+                    let next = parent.canons.get(parent.index..).unwrap_or_default();
+                    warm(&seen, &next[..next.len().min(2)]);
+                }
                 count_out(&mut on_path, frame.path);
                 count_out(&mut layouts, frame.layout);
                 if frame.dependent {
