@@ -282,13 +282,14 @@ impl Klondike {
             let pile = node.pile(index);
             let hidden = node.down[index] as usize;
             moves += (pile.len() + hidden) as u32;
-            let mut highest_above: [Option<u8>; 4] = [None; 4];
+            // The highest card of each suit above, plus one (0: none yet).
+            let mut highest_above = [0u8; 4];
             for (at, &card) in pile.iter().enumerate().rev() {
                 let s = suit(card) as usize;
-                if at < hidden && highest_above[s].is_some_and(|above| above > card) {
+                if at < hidden && highest_above[s] > card + 1 {
                     moves += 1;
                 }
-                highest_above[s] = highest_above[s].max(Some(card));
+                highest_above[s] = highest_above[s].max(card + 1);
             }
         }
         moves
@@ -679,7 +680,7 @@ impl Adapter for Klondike {
         bytes[32..36].copy_from_slice(&node.found);
         let mut w = node.w;
         // (`draw` is 1 or 3: a division by the constant 3 is a multiplication.)
-        if self.passes.is_none() && (self.draw == 1 || w % 3 == 0 || w == node.olen) {
+        if self.passes.is_none() && (self.draw == 1 || w.is_multiple_of(3) || w == node.olen) {
             w = 255;
         }
         bytes[36] = w;
