@@ -33,12 +33,13 @@ $(WEB_STAMP): $(BIN)/python pyproject.toml $(CORE_SOURCES)
 run: $(WEB_STAMP)
 	$(BIN)/patience serve --host 127.0.0.1 --port 8000
 
-## make test: set everything up and run lint, format check, type check and the test suite
+## make test: set everything up and run lint, format check, type check and the test suite (in
+## as many processes as the machine has cores, pytest-xdist)
 test: $(STAMP) chromium rust-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 ## make rust-check: format check, clippy and unit tests of the search core
 rust-check:

@@ -160,7 +160,10 @@ def test_version() -> None:
 
 
 def test_play_scripted_session(tmp_path: Path) -> None:
-    saved = tmp_path / "game.rec"
+    # A path longer than the terminal is wide is still printed whole, on one line.
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 3)
+    folder.mkdir()
+    saved = folder / "game.rec"
     result = run(
         "play",
         "--deal",

@@ -138,6 +138,20 @@ def test_push_text_move_and_json() -> None:
     assert len(game.forced_stack) == 4
 
 
+def test_the_history_holds_each_move_its_forced_moves_and_the_state_before_it() -> None:
+    game = patience.new("klondike", deal=7)
+    states = [game.position()]
+    for move in ("t7-f1", "stock", "t5-t1"):
+        game.push(move)
+        states.append(game.position())
+    history = game.history
+    assert [played.move.text() for played in history] == ["t7-f1", "stock", "t5-t1"]
+    assert [list(played.forced) for played in history] == game.forced_stack
+    assert [game.rules.position_json(played.before, 7) for played in history] == states[:-1]
+    game.pop()
+    assert len(game.history) == 2
+
+
 def test_pop_on_an_empty_stack_raises() -> None:
     game = patience.new("klondike", deal=7)
     with pytest.raises(IllegalMove, match="undo"):

@@ -24,6 +24,7 @@ from typing import (
     ClassVar,
     Final,
     Generic,
+    NamedTuple,
     NotRequired,
     Self,
     TypeAlias,
@@ -48,6 +49,7 @@ __all__ = [
     "Outcome",
     "OutcomeJSON",
     "PileJSON",
+    "PlayedMove",
     "PositionError",
     "PositionJSON",
     "Result",
@@ -859,6 +861,17 @@ class _Step:
     key: Hashable
 
 
+class PlayedMove(NamedTuple):
+    """One player move of a game's history (:attr:`Game.history`)."""
+
+    #: The move the player made.
+    move: Move
+    #: The moves the rules made after it by themselves (aces going up, say).
+    forced: tuple[Move, ...]
+    #: The state it was played from: the game's own object, not to be changed.
+    before: State
+
+
 @dataclass
 class _Successor:
     move: Move
@@ -997,6 +1010,12 @@ class Game:
     def forced_stack(self) -> list[list[Move]]:
         """For each player move, the forced moves that followed it."""
         return [list(step.forced) for step in self._stack]
+
+    @property
+    def history(self) -> list[PlayedMove]:
+        """The player moves made so far, oldest first, each with the forced moves that followed
+        it and the state it was played from (what a player who remembers the game has seen)."""
+        return [PlayedMove(step.move, tuple(step.forced), step.before) for step in self._stack]
 
     @property
     def start_state(self) -> State:

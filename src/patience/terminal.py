@@ -513,7 +513,7 @@ class PlaySession:
         except (OSError, ValueError) as error:
             self.error(f"cannot save to {path}: {error}")
             return
-        self.console.print(Text(f"Saved to {path}", style="green"))
+        self.console.print(Text(f"Saved to {path}", style="green"), soft_wrap=True)
 
     def cmd_load(self, rest: str) -> None:
         """Continue the game held in a record file (it replaces the current game)."""
@@ -531,7 +531,7 @@ class PlaySession:
             self.error(f"cannot load {path}: {error}")
             return
         self.game = game
-        self.console.print(Text(f"Loaded {path}", style="green"))
+        self.console.print(Text(f"Loaded {path}", style="green"), soft_wrap=True)
         self.after_change(None)
 
     def cmd_hint(self, rest: str) -> None:
@@ -566,7 +566,8 @@ class PlaySession:
         except (OSError, ValueError) as error:
             if not self._autosave_failed:
                 self.console.print(
-                    Text(f"Warning: cannot save to {self.autosave}: {error}", style="yellow")
+                    Text(f"Warning: cannot save to {self.autosave}: {error}", style="yellow"),
+                    soft_wrap=True,
                 )
             self._autosave_failed = True
         else:

@@ -179,7 +179,7 @@ class _Memory:
 
 def _remember(game: Game) -> _Memory:
     rules = game.rules
-    steps = game._stack  # the package's own game: the states before each move
+    steps = game.history
     now: dict[str, Any] = dict(game.view(0))
     if not steps or not rules.replay_tracks_cards:
         return _Memory(now, [])
@@ -670,7 +670,7 @@ def _undoing(game: Game, legal: list[Move]) -> frozenset[Move]:
         for move in legal
         if not move.is_action and move.source is not None and move.target is not None
     }
-    steps = game._stack  # the package's own game: the states before each move
+    steps = game.history
     undoing: set[Move] = set()
     for move, piles in pairs.items():
         for index in range(len(steps) - 1, -1, -1):
@@ -690,7 +690,12 @@ def _undoing(game: Game, legal: list[Move]) -> frozenset[Move]:
 
 
 def _touching(
-    rules: Rules[Any], move: Move, forced: list[Move], before: State, after: State, piles: set[str]
+    rules: Rules[Any],
+    move: Move,
+    forced: Sequence[Move],
+    before: State,
+    after: State,
+    piles: set[str],
 ) -> Move | None:
     """The last of a step's moves (``move`` and the ``forced`` ones after it) that touches one
     of ``piles``, or None. An action touches the piles whose size or face-down count differs
