@@ -65,8 +65,8 @@ impl Klondike {
     }
 }
 
-/// A Klondike state as the core holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A Klondike state as the core holds it (plain bytes and numbers: a copy is one block copy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     cards: [u8; 52],
     len: [u8; 7],
@@ -76,6 +76,11 @@ pub struct Node {
     /// Each pile's fingerprint (face-down count, length, cards): the keys are made of these,
     /// and a step recomputes only those of the piles it changes.
     hash: [Key; 7],
+    /// The sum of the piles' fingerprints (the canonical key's multiset of piles), and their
+    /// sum weighted by each place's constant (the engine's key), kept as the fingerprints
+    /// change so that no key adds up the seven piles again.
+    sum: Key,
+    placed: Key,
     found: [u8; 4],
     /// The foundation (0-3) each suit went to, or -1.
     fmap: [i8; 4],
@@ -118,15 +123,37 @@ impl Node {
     }
     /// Recompute the starts, and the fingerprint of pile `index`.
     fn refresh(&mut self, index: usize) {
+        self.restart();
+        self.rehash(index);
+    }
+    /// Recompute where each pile starts from the lengths.
+    #[inline]
+    fn restart(&mut self) {
         for pile in 0..7 {
             self.start[pile + 1] = self.start[pile] + self.len[pile];
         }
+    }
+    /// Recompute the fingerprint of pile `index` (the starts must be right), and the sums.
+    #[inline]
+    fn rehash(&mut self, index: usize) {
         let mut bytes = [0u8; 54];
         let length = self.len[index] as usize;
         bytes[0] = self.down[index];
         bytes[1] = self.len[index];
         bytes[2..2 + length].copy_from_slice(self.pile(index));
-        self.hash[index] = fingerprint(&bytes[..2 + length]);
+        let new = fingerprint(&bytes[..2 + length]);
+        let change = new.wrapping_sub(self.hash[index]);
+        self.hash[index] = new;
+        self.sum = self.sum.wrapping_add(change);
+        self.placed = self.placed.wrapping_add(change.wrapping_mul(PLACE[index]));
+    }
+    /// Turn up the top card of pile `index` if the cards left are all face down.
+    #[inline]
+    fn turn_up(&mut self, index: usize) {
+        let rest = self.len[index];
+        if rest > 0 && self.down[index] >= rest {
+            self.down[index] = rest - 1;
+        }
     }
     /// Take the top `count` cards of pile `index` (turning up a face-down card left on top).
     fn take(&mut self, index: usize, count: usize, run: &mut [u8; 52]) {
@@ -135,10 +162,7 @@ impl Node {
         run[..count].copy_from_slice(&self.cards[end - count..end]);
         self.cards.copy_within(end..total, end - count);
         self.len[index] -= count as u8;
-        let rest = self.len[index];
-        if rest > 0 && self.down[index] >= rest {
-            self.down[index] = rest - 1;
-        }
+        self.turn_up(index);
         self.refresh(index);
     }
     /// Put `run` on top of pile `index`.
@@ -149,6 +173,24 @@ impl Node {
         self.cards[end..end + run.len()].copy_from_slice(run);
         self.len[index] += run.len() as u8;
         self.refresh(index);
+    }
+    /// Move the top `count` cards of pile `source` onto pile `target` (turning up a face-down
+    /// card left on top): `take` and `put` in one pass over the cards between the two piles.
+    fn shift(&mut self, source: usize, target: usize, count: usize) {
+        let from = self.start[source + 1] as usize;
+        let to = self.start[target + 1] as usize;
+        if source < target {
+            // The run and the piles between: the run goes to the end, the piles down.
+            self.cards[from - count..to].rotate_left(count);
+        } else {
+            self.cards[to..from].rotate_right(count);
+        }
+        self.len[source] -= count as u8;
+        self.len[target] += count as u8;
+        self.turn_up(source);
+        self.restart();
+        self.rehash(source);
+        self.rehash(target);
     }
     fn remove_order(&mut self, at: usize) {
         let olen = self.olen as usize;
@@ -166,11 +208,7 @@ impl Node {
     /// The layout's bytes (everything of the engine's key but the waste size): the piles in
     /// their places, the stock and waste, the foundations and which suit is where; their length.
     fn layout(&self, out: &mut [u8; KEY_BYTES]) -> usize {
-        let mut placed: Key = 0;
-        for (hash, place) in self.hash.iter().zip(PLACE) {
-            placed = placed.wrapping_add(hash.wrapping_mul(place));
-        }
-        out[..16].copy_from_slice(&placed.to_le_bytes());
+        out[..16].copy_from_slice(&self.placed.to_le_bytes());
         out[16..32].copy_from_slice(&self.order_hash.to_le_bytes());
         out[32..36].copy_from_slice(&self.found);
         for (offset, &f) in self.fmap.iter().enumerate() {
@@ -244,13 +282,14 @@ impl Klondike {
             let pile = node.pile(index);
             let hidden = node.down[index] as usize;
             moves += (pile.len() + hidden) as u32;
-            let mut highest_above: [Option<u8>; 4] = [None; 4];
+            // The highest card of each suit above, plus one (0: none yet).
+            let mut highest_above = [0u8; 4];
             for (at, &card) in pile.iter().enumerate().rev() {
                 let s = suit(card) as usize;
-                if at < hidden && highest_above[s].is_some_and(|above| above > card) {
+                if at < hidden && highest_above[s] > card + 1 {
                     moves += 1;
                 }
-                highest_above[s] = highest_above[s].max(Some(card));
+                highest_above[s] = highest_above[s].max(card + 1);
             }
         }
         moves
@@ -519,11 +558,12 @@ impl Klondike {
     /// Push `step` with a copy of `node` onto `out` (the child is made in place, one copy),
     /// and the copy to change.
     fn child<'o>(node: &Node, step: Step, out: &'o mut Vec<Child<Self>>) -> &'o mut Node {
-        let mut copy = node.clone();
+        // Copied straight into its place in `out`, then changed there.
+        out.push((step, *node));
+        let copy = &mut out.last_mut().expect("just pushed").1;
         copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
         copy.root = false;
-        out.push((step, copy));
-        &mut out.last_mut().expect("just pushed").1
+        copy
     }
 
     fn tableau_to_foundation(&self, node: &Node, index: usize, out: &mut Vec<Child<Self>>) {
@@ -588,10 +628,7 @@ impl Klondike {
         out: &mut Vec<Child<Self>>,
     ) {
         let step = Step::plain(T0 + source as u8, T0 + target as u8, count as u8);
-        let child = Self::child(node, step, out);
-        let mut run = [0u8; 52];
-        child.take(source, count, &mut run);
-        child.put(target, &run[..count]);
+        Self::child(node, step, out).shift(source, target, count);
     }
 
     fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize, out: &mut Vec<Child<Self>>) {
@@ -637,13 +674,13 @@ impl Adapter for Klondike {
 
     fn canonical(&self, node: &Node) -> Key {
         // The piles as a multiset (they are interchangeable): the sum of their fingerprints.
-        let piles = node.hash.iter().fold(0, |sum: Key, hash| sum.wrapping_add(*hash));
         let mut bytes = [0u8; KEY_BYTES];
-        bytes[..16].copy_from_slice(&piles.to_le_bytes());
+        bytes[..16].copy_from_slice(&node.sum.to_le_bytes());
         bytes[16..32].copy_from_slice(&node.order_hash.to_le_bytes());
         bytes[32..36].copy_from_slice(&node.found);
         let mut w = node.w;
-        if self.passes.is_none() && (w.is_multiple_of(self.draw) || w == node.olen) {
+        // (`draw` is 1 or 3: a division by the constant 3 is a multiplication.)
+        if self.passes.is_none() && (self.draw == 1 || w.is_multiple_of(3) || w == node.olen) {
             w = 255;
         }
         bytes[36] = w;
@@ -953,6 +990,8 @@ impl Klondike {
             start: [0; 8],
             down: [0; 7],
             hash: [0; 7],
+            sum: 0,
+            placed: 0,
             found: [0; 4],
             fmap: [-1; 4],
             order: [0; 52],
@@ -1067,7 +1106,7 @@ impl Klondike {
         if !self.candidate_moves(node).contains(mv) {
             return Err(format!("{mv} is not a legal move here"));
         }
-        let mut after = node.clone();
+        let mut after = *node;
         let mut forced = Vec::new();
         match mv {
             Move::Act { name, .. } if *name == "stock" => {

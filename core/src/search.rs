@@ -7,7 +7,7 @@
 //! fingerprints.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use crate::clock::Clock;
@@ -439,6 +439,12 @@ pub fn depth_first_carried<A: Adapter>(
                 // Every step failed: the node is lost. Keep it in the table only if that did
                 // not depend on the path.
                 let frame = stack.pop().expect("a frame");
+                if let Some(parent) = stack.last() {
+                    // The parent tries its next children now: their slots, fetched when it was
+                    // pushed, have left the cache while this frame's subtree was searched.
+                    let next = parent.canons.get(parent.index..).unwrap_or_default();
+                    warm(&seen, &next[..next.len().min(2)]);
+                }
                 count_out(&mut on_path, frame.path);
                 count_out(&mut layouts, frame.layout);
                 if frame.dependent {
@@ -606,7 +612,7 @@ struct Record<A: Adapter> {
 
 const NO_PARENT: usize = usize::MAX;
 
-/// A heap entry: higher score first, then the earlier reached.
+/// A candidate of the next stage: higher score first, then the earlier reached.
 struct Ranked {
     score: f64,
     order: usize,
@@ -626,8 +632,41 @@ impl PartialOrd for Ranked {
 }
 impl Ord for Ranked {
     fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap pops the greatest: the best score, then the smallest order.
+        // The greatest first: the best score, then the smallest order.
         self.score.total_cmp(&other.score).then_with(|| other.order.cmp(&self.order))
+    }
+}
+
+/// The staged search's queue: the best score first, then the earliest reached. Entries come in
+/// increasing order of reaching, so a first-in first-out list per score, the scores in a map by
+/// [`f64::total_cmp`]'s order, pops exactly what a heap of [`Ranked`] would, without comparing
+/// entries: the heap's sifting through a million entries missed the cache at every level.
+#[derive(Default)]
+struct ScoreQueue {
+    lists: BTreeMap<i64, VecDeque<usize>>,
+    last_order: Option<usize>,
+}
+
+impl ScoreQueue {
+    /// `score` as an integer in the order of `f64::total_cmp` (the same bit flip it makes).
+    fn rank(score: f64) -> i64 {
+        let bits = score.to_bits() as i64;
+        bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+    }
+
+    fn push(&mut self, score: f64, order: usize, record: usize) {
+        debug_assert!(self.last_order.is_none_or(|last| last < order), "orders must increase");
+        self.last_order = Some(order);
+        self.lists.entry(Self::rank(score)).or_default().push_back(record);
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        let mut best = self.lists.last_entry()?;
+        let record = best.get_mut().pop_front();
+        if best.get().is_empty() {
+            best.remove();
+        }
+        record
     }
 }
 
@@ -691,6 +730,7 @@ pub fn staged<A: Adapter>(
         return meter.result(Verdict::Won, "", Vec::new());
     }
     let mut children: Vec<Child<A>> = Vec::new();
+    let mut canons: Vec<Key> = Vec::new();
     // What one kept node costs: its record, and its entries in the table and the queue.
     let most_records = adapter.staged_bytes() / (std::mem::size_of::<Record<A>>() + 64);
     for &(width, stage_nodes) in adapter.staged_tries() {
@@ -698,20 +738,21 @@ pub fn staged<A: Adapter>(
             vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
         let mut starts = vec![0usize];
         while !starts.is_empty() {
-            let mut seen: KeyMap<u32> = KeyMap::default();
-            let mut queue: BinaryHeap<Ranked> = BinaryHeap::new();
+            let mut seen = Table::new();
+            let mut queue = ScoreQueue::default();
             for (order, &start) in starts.iter().enumerate() {
                 let node = &records[start].node;
                 seen.insert(scratch.canonical(adapter, node), adapter.worse(node));
-                queue.push(Ranked { score: adapter.score(node), order, record: start });
+                queue.push(adapter.score(node), order, start);
             }
             let mut candidates: Vec<Ranked> = Vec::new();
             let mut entered = KeySet::default();
             let limit = stage_nodes * starts.len() as u64;
             let mut expanded = 0u64;
-            let mut pushed = seen.len();
+            // (The starts are distinct states: their table has one entry each.)
+            let mut pushed = starts.len();
             'stage: while expanded < limit {
-                let Some(Ranked { record, .. }) = queue.pop() else {
+                let Some(record) = queue.pop() else {
                     break;
                 };
                 if let Some(why) = meter.expand() {
@@ -724,8 +765,12 @@ pub fn staged<A: Adapter>(
                 let here = adapter.stage(&records[record].node);
                 children.clear();
                 adapter.steps(&records[record].node, true, &mut children);
-                for (step, child) in children.drain(..) {
-                    if forbidden.contains(&scratch.path(adapter, &child)) {
+                // Every child's slot of the table is fetched at once (the memory waits overlap).
+                canons.clear();
+                canons.extend(children.iter().map(|(_, child)| scratch.canonical(adapter, child)));
+                warm(&seen, &canons);
+                for ((step, child), &canon) in children.drain(..).zip(canons.iter()) {
+                    if !forbidden.is_empty() && forbidden.contains(&scratch.path(adapter, &child)) {
                         continue;
                     }
                     if adapter.won(&child) {
@@ -737,7 +782,6 @@ pub fn staged<A: Adapter>(
                         }
                         continue;
                     }
-                    let canon = scratch.canonical(adapter, &child);
                     if adapter.stage(&child) != here {
                         if entered.insert(canon) {
                             let score = adapter.score(&child);
@@ -751,7 +795,7 @@ pub fn staged<A: Adapter>(
                         continue;
                     }
                     let worse = adapter.worse(&child);
-                    if let Some(&old) = seen.get(&canon) {
+                    if let Some(old) = seen.get(canon) {
                         if old <= worse {
                             continue;
                         }
@@ -763,7 +807,7 @@ pub fn staged<A: Adapter>(
                     pushed += 1;
                     let score = adapter.score(&child);
                     records.push(Record { node: child, parent: record, step: Some(step) });
-                    queue.push(Ranked { score, order: pushed, record: records.len() - 1 });
+                    queue.push(score, pushed, records.len() - 1);
                 }
             }
             sort_best_first(&mut candidates);

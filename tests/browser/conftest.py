@@ -34,16 +34,42 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: How long a page's waits and actions may take (Playwright's default is 30 s): make test runs
+#: a test process a core beside the servers and browsers, and a loaded machine slows all three.
+PAGE_TIMEOUT_MS = 60_000
+
+
+class _Browser:
+    """The launched browser, whose pages and contexts wait up to :data:`PAGE_TIMEOUT_MS`."""
+
+    def __init__(self, launched: Any) -> None:
+        self._launched = launched
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._launched.new_page(**options)
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        return page
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._launched.new_context(**options)
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._launched, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     chromium = check_chromium()
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         unavailable("the playwright package is missing (pip install -e '.[test]')")
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
-        yield launched
+        yield _Browser(launched)
         launched.close()
 
 

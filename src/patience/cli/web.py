@@ -187,4 +187,7 @@ def serve_command(
         max_connections=max_connections,
         connections_per_client=connections_per_client,
     )
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:  # uvicorn stopped cleanly, then passed the signal on
+        click.echo("patience: stopped", err=True)

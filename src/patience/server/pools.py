@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import signal
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -84,6 +85,13 @@ def worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
+def ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C at the terminal reaches every process of the server's group, and
+    the server alone stops on it (it then shuts its pools down); a worker that took it too would
+    die mid-task and print its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 Client = str | Sequence[str] | None
 
 
@@ -120,7 +128,9 @@ class WorkPool:
         if self._pool is None:
             if self.limits.processes:
                 self._pool = ProcessPoolExecutor(
-                    max_workers=self.limits.workers, mp_context=worker_context()
+                    max_workers=self.limits.workers,
+                    mp_context=worker_context(),
+                    initializer=ignore_interrupts,
                 )
             else:
                 self._pool = ThreadPoolExecutor(
