@@ -11,7 +11,27 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, body, contentType = "application/json") {
+// Requests that change something go out one at a time, in the order made. The first thing a
+// new browser owns (a remembered setting, a table) gives it a stored session, whose cookie must
+// be in the browser before the next such request leaves: sent together, each would start a
+// session of its own, the browser would keep the last cookie to arrive, and a table made under
+// the other session would not be the player's (a setting changed just before "Play" did that).
+let writes = Promise.resolve();
+
+/** Runs `send` (a function making one request) after every change requested before it has
+ * been answered; its result, or its failure. */
+export function inTurn(send) {
+  const turn = writes.then(send, send);
+  writes = turn.catch(() => {});
+  return turn;
+}
+
+function request(method, url, body, contentType = "application/json") {
+  const send = () => sendRequest(method, url, body, contentType);
+  return method === "GET" ? send() : inTurn(send);
+}
+
+async function sendRequest(method, url, body, contentType) {
   const init = { method, headers: {}, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = contentType;

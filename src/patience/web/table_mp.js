@@ -3,6 +3,7 @@
 // seat's view; the seat token given on joining is kept in localStorage, per table, so a reload
 // (or a lost connection) gets the seat back.
 
+import { inTurn } from "./api.js";
 import { doubleSolitaireEnd, renderDoubleSolitaire } from "./double_solitaire.js";
 import { genericEnd, renderGeneric } from "./generic.js";
 import { leopardEnd, leopardHold, renderLeopard } from "./leopard.js";
@@ -36,11 +37,17 @@ function inWords(names) {
 const tokenKey = (id) => `patience-seat-${id}`;
 const NAME_KEY = "patience-name";
 
-async function getJson(url, init) {
+async function fetchJson(url, init) {
   const response = await fetch(url, { credentials: "same-origin", ...init });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(data.error ?? `error ${response.status}`);
   return data;
+}
+
+// A change waits for the changes before it (api.js, `inTurn`: one session for the browser).
+function getJson(url, init) {
+  const method = (init?.method ?? "GET").toUpperCase();
+  return method === "GET" ? fetchJson(url, init) : inTurn(() => fetchJson(url, init));
 }
 
 // -- creating a table -----------------------------------------------------------------------
