@@ -175,17 +175,18 @@ def verify(
     import math
     import random
 
-    from patience.bots.ismcts import DEFAULT_ROLLOUT_DEPTH, IsmctsBot
+    from patience.bots.ismcts import IsmctsBot
 
-    _, _, costs = IsmctsBot().tuning(rules)
+    bot = IsmctsBot()
+    _, _, costs = bot.tuning(rules)
     found = rules.native_ismcts(
         game.view(seat),
         random.Random(seed),
         iterations=factor * rules.native_iterations,  # type: ignore[attr-defined]
         seconds=None,
-        exploration=0.7,
-        bias=1.0,
-        rollout_depth=DEFAULT_ROLLOUT_DEPTH,
+        exploration=bot.exploration,
+        bias=bot.bias,
+        rollout_depth=bot.rollout_depth,
         costs=costs,
     )
     if found is None:

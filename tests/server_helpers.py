@@ -5,8 +5,17 @@ server; a test module's own functions would drag the test module and its imports
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 from typing import Any
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now, for a server a test starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
 
 #: The deal a stand-in picker's search "finds", and the deal it gives when none is asked for.
 FOUND_DEAL = 4242

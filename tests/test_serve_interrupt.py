@@ -7,18 +7,13 @@ import http.cookiejar
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from server_helpers import free_port
 
 
 def _wait_until_serving(url: str, server: subprocess.Popen[bytes]) -> None:
@@ -34,7 +29,7 @@ def _wait_until_serving(url: str, server: subprocess.Popen[bytes]) -> None:
 
 
 def test_ctrl_c_stops_the_server_and_its_hint_workers_quietly(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = tmp_path / "serve.log"
     command = [sys.executable, "-c", "from patience.cli import main; main()", "serve"]

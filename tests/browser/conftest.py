@@ -7,7 +7,6 @@ asks to skip them (browser_check.py); ``make test`` installs chromium first when
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 import warnings
@@ -18,6 +17,8 @@ from typing import Any
 import pytest
 from browser_check import check_chromium, unavailable
 
+from server_helpers import free_port
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -26,12 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 #: How long a page's waits and actions may take (Playwright's default is 30 s): make test runs
@@ -81,7 +76,7 @@ class LiveServer:
         self.db_path = db_path
         self.serving = serving or {}  # serve_config's options (short limits for tests)
         self.hooks = hooks
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._server: Any = None
         self._thread: threading.Thread | None = None
