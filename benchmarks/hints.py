@@ -26,7 +26,6 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +33,8 @@ import patience
 from patience.engine import Game
 from patience.options import parse_option_pairs
 from patience.solve import hint, solve
-from patience.solve.autoplay import MAX_MOVES, Policy
-from patience.solve.hint import hint_budget
+from patience.solve.autoplay import Policy, play_with_hints
+from patience.solve.hint import Hint, hint_budget
 from patience.stats import Interval
 from patience.study.winnable import shipped_deals
 
@@ -48,45 +47,38 @@ def proved(game: Game, nodes: int) -> str:
     return solve(game, nodes=nodes).result
 
 
-def play(game: Game, samples: int, nodes: int, blunder_nodes: int | None) -> dict[str, Any]:
-    """The hint policy plays ``game`` to its end; its result, hint CPU times, blunders, and the
-    hinted moves that lost a position proved winnable (``lost_wins``, a blunder or not)."""
+def play(game: Game, policy: Policy, blunder_nodes: int | None) -> dict[str, Any]:
+    """The hint policy plays ``game`` to its end (:func:`play_with_hints`, resigning as
+    ``patience autoplay`` does); its result, hint CPU times, blunders, and the hinted moves
+    that lost a position proved winnable (``lost_wins``, a blunder or not)."""
     times: list[float] = []
-    blunders = lost_wins = 0
+    counts = {"blunders": 0, "lost_wins": 0}
     # The solver's answer for the position as it stands; once it is proved lost, no later
     # move can lose a win, and the checks stop.
-    before = proved(game, blunder_nodes) if blunder_nodes else ""
-    for _ in range(MAX_MOVES):
-        if game.is_over():
-            break
-        started = time.process_time()
-        answer = hint(game, samples=samples, seconds=None, nodes=nodes)
-        times.append(time.process_time() - started)
-        if answer.move is None:
-            break
-        if blunder_nodes and before != "unwinnable":
-            game.push(answer.move)
-            after = proved(game, blunder_nodes)
-            game.pop()
-            if before == "won" and after == "unwinnable":
-                lost_wins += 1
-                # The race drops a move once it cannot be the best: judge every move in every
-                # world to know how many stayed winnable (the same move is chosen).
-                full = hint(game, samples=samples, seconds=None, nodes=nodes, race=False)
-                others = [
-                    won
-                    for text, won in full.votes.items()
-                    if text != answer.move.text() and won * 2 > full.samples
-                ]
-                blunders += bool(others)
-            before = after
+    before = [proved(game, blunder_nodes) if blunder_nodes else ""]
+
+    def check(game: Game, answer: Hint, cpu_seconds: float) -> None:
+        times.append(cpu_seconds)
+        if answer.move is None or not blunder_nodes or before[0] == "unwinnable":
+            return
         game.push(answer.move)
-    return {
-        "won": game.outcome().result == "won",
-        "times": times,
-        "blunders": blunders,
-        "lost_wins": lost_wins,
-    }
+        after = proved(game, blunder_nodes)
+        game.pop()
+        if before[0] == "won" and after == "unwinnable":
+            counts["lost_wins"] += 1
+            # The race drops a move once it cannot be the best: judge every move in every
+            # world to know how many stayed winnable (the same move is chosen).
+            full = hint(game, samples=policy.samples, seconds=None, nodes=policy.nodes, race=False)
+            others = [
+                won
+                for text, won in full.votes.items()
+                if text != answer.move.text() and won * 2 > full.samples
+            ]
+            counts["blunders"] += bool(others)
+        before[0] = after
+
+    played = play_with_hints(game, policy, check)
+    return {"won": played.result == "won", "times": times, "reason": played.reason, **counts}
 
 
 def rate(wins: int, deals: int) -> str:
@@ -143,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         if row is None:
             game = patience.new(args.game, deal=deal, **options)
             solved = solve(game, seconds=args.solver_budget, cpu_time=True).result
-            played = play(game, args.samples, args.nodes, args.blunder_nodes)
+            played = play(game, Policy(args.samples, args.nodes), args.blunder_nodes)
             row = {"key": key, "deal": deal, "solver": solved, **played}
             if args.store is not None:
                 with args.store.open("a") as store:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import patience
 from patience.cli import main
+from patience.engine import Game
+from patience.solve import autoplay
 from patience.solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
+from patience.solve.hint import Hint
 
 #: Small budgets: Accordion's deal 3 is won by these hints in about a hundred moves (policy 5;
 #: policy 4 also won deal 2).
@@ -22,6 +26,28 @@ def test_the_hints_play_a_game_to_its_end() -> None:
     assert game.is_over()
     assert played.result == game.outcome().result == "won"
     assert played.moves == len(game.move_stack)
+
+
+def test_the_observer_sees_every_hint_before_its_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A policy that plays the first legal move four times, then suggests none.
+    answers = iter([True] * 4 + [False])
+    seen: list[tuple[int, float]] = []
+
+    def fake_hint(game: Game, **budget: object) -> Hint:
+        move = game.legal_moves()[0] if next(answers) else None
+        return Hint(move, 0.5, 8, False, wins=4, reason="a test")
+
+    def observe(game: Game, answer: Hint, cpu: float) -> None:
+        seen.append((len(game.move_stack), cpu))
+
+    monkeypatch.setattr(autoplay, "hint", fake_hint)
+    game = patience.new("accordion", deal=3)
+    played = play_with_hints(game, Policy(8, 100), observe)
+    assert (played.result, played.moves, len(game.move_stack)) == ("lost", 4, 4)
+    assert played.reason == "no move suggested: a test"
+    # Each hint is seen in the position it was asked in, its move not yet played.
+    assert [moves for moves, _ in seen] == [0, 1, 2, 3, 4]
+    assert all(cpu >= 0 for _, cpu in seen)
 
 
 def test_autoplay_reports_the_win_rate_and_resumes(tmp_path: Path) -> None:

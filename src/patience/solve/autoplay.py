@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import Game, Result
 from ..stats import Interval
-from .hint import hint
+from .hint import Hint, hint
 
 __all__ = [
     "AUTOPLAY_VERSION",
@@ -37,6 +37,9 @@ AUTOPLAY_VERSION = 5
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000
+#: Called with the game, the hint and its CPU seconds before the hint's move is played
+#: (benchmarks/hints.py times the hints and checks them against the solver).
+Observer = Callable[[Game, Hint, float], None]
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,11 @@ class PlayedGame:
         }
 
 
-def play_with_hints(game: Game, policy: Policy) -> PlayedGame:
-    """Play ``game`` to its end with the hint's move at every turn (``game`` is changed)."""
+def play_with_hints(game: Game, policy: Policy, observe: Observer | None = None) -> PlayedGame:
+    """Play ``game`` to its end with the hint's move at every turn (``game`` is changed).
+
+    The policy gives up (the game counts as lost) when no move is suggested or after
+    :data:`MAX_MOVES` moves. ``observe`` sees every hint before its move is played."""
     started = time.perf_counter()
     played = 0
     reason = ""
@@ -82,7 +88,10 @@ def play_with_hints(game: Game, policy: Policy) -> PlayedGame:
         if played >= MAX_MOVES:
             reason = f"still going after {MAX_MOVES} moves"
             break
+        asked = time.process_time()
         answer = hint(game, samples=policy.samples, seconds=None, nodes=policy.nodes)
+        if observe is not None:
+            observe(game, answer, time.process_time() - asked)
         if answer.move is None:
             reason = f"no move suggested: {answer.reason}"
             break
