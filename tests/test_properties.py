@@ -164,6 +164,25 @@ def check_candidate(game: Game, move: Move) -> None:
     assert game.legal_moves() == legal
 
 
+def check_lone_push(game: Game, move: Move) -> None:
+    """A move pushed before the legal moves are listed (the engine then makes its state alone)
+    is legal, and leads where it leads, exactly as when they are listed first."""
+    legal = game.legal_moves()
+    twin = game.copy()
+    twin._successors = None  # as after a push: nothing listed yet
+    if move not in legal:
+        with pytest.raises(IllegalMove):
+            twin.push(move)
+        assert twin.position() == game.position()
+        return
+    forced = twin.push(move)
+    listed = game.copy()
+    assert listed.legal_moves() == legal
+    assert listed.push(move) == forced
+    assert twin.position() == listed.position()
+    assert twin.legal_moves() == listed.legal_moves()
+
+
 def option_values(spec: Option) -> st.SearchStrategy[Any]:
     """The values an option may take (see patience.options.Option)."""
     if spec.kind == "bool":
@@ -209,7 +228,10 @@ def test_random_play_keeps_the_invariants(
             break
         actions.update(move.action for move in legal if move.action)
         check_legal_moves_push(game, rng)
-        check_candidate(game, candidate_moves(game, rng, actions))
+        candidate = candidate_moves(game, rng, actions)
+        check_candidate(game, candidate)
+        check_lone_push(game, candidate)
+        check_lone_push(game, rng.choice(legal))
         # Push, pop, redo: the exact earlier position comes back, then the later one.
         before, stack = game.position(), game.move_stack
         move = rng.choice(legal)
