@@ -115,13 +115,15 @@ def weak_plays(rules: Rules[Any], game: Game, seat: int, move: Move) -> Counter[
     counts: Counter[str] = Counter()
     state = game.state
     if rules.name == "leopard":
-        from patience.games.leopard import square_value
+        from patience.games.leopard import LeopardState, square_value
 
         sides = rules.sides  # type: ignore[attr-defined]
         own = seat % sides
         if move.action == "play" and int(str(move.arg("square"))) != own:
             square = int(str(move.arg("square")))
             after, _ = rules.apply(state, move)
+            assert isinstance(state, LeopardState)
+            assert isinstance(after, LeopardState)
             if square_value(after.squares[square]) > square_value(state.squares[square]):
                 counts["raise_rival"] += 1
                 before = square_value(state.squares[own])
@@ -344,12 +346,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.summary is not None:
         lines = args.summary.read_text(encoding="utf-8").splitlines()
-        games = [json.loads(line) for line in lines if line.startswith('{"deal"')]
-        print(json.dumps(summary(games)))
+        played = [json.loads(line) for line in lines if line.startswith('{"deal"')]
+        print(json.dumps(summary(played)))
         return
     if args.game is None:
         parser.error("give GAME (or --summary FILE)")
-    options = parse_option_pairs(args.option)
+    options: dict[str, Any] = dict(parse_option_pairs(args.option))
     if args.game == "leopard" and "deals" not in options and "target" not in options:
         options["deals"] = 1  # a single deal, as the arena plays
     a, b = (name.strip() for name in args.seats.split(","))

@@ -306,8 +306,8 @@ def rebuild(events: int) -> None:
     from patience.games import get_rules
     from patience.server import snapshots
     from patience.server.errors import CommandError
-    from patience.server.service import MAX_EVENTS, TableService
-    from patience.server.table import replay_event
+    from patience.server.service import TableService
+    from patience.server.table import MAX_EVENTS, replay_event
     from patience.store import Event, Store
 
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "rebuild.sqlite3") as store:
