@@ -150,6 +150,11 @@ def _parts(raw: Any) -> Parts:
     return [list(pile) for pile in piles], list(down), list(extra)
 
 
+#: The core's moves, read once per text: the same few hundred texts come back from every search
+#: (a hint's searches return some 30,000 moves), and moves are immutable values.
+_move = lru_cache(maxsize=4096)(Move.parse)
+
+
 def solve(
     rules: Rules[Any],
     root: State,
@@ -178,28 +183,28 @@ def solve(
         dominance,
         table,
     )
-    return result, [Move.parse(text) for text in moves], expanded, spent, why, states
+    return result, [_move(text) for text in moves], expanded, spent, why, states
 
 
 def candidate_moves(rules: Rules[Any], state: State) -> list[Move]:
     """The moves the core lists for ``state`` (the engine's ``candidate_moves``)."""
     core = _require(rules.name)
     texts = core.candidate_moves(rules.name, options_pairs(rules), encode(rules, state))
-    return [Move.parse(text) for text in texts]
+    return [_move(text) for text in texts]
 
 
 def apply(rules: Rules[Any], state: State, index: int) -> tuple[Parts, list[Move]]:
     """The core's state after candidate move ``index``, and the forced moves it made."""
     core = _require(rules.name)
     after, forced = core.apply(rules.name, options_pairs(rules), encode(rules, state), index)
-    return _parts(after), [Move.parse(text) for text in forced]
+    return _parts(after), [_move(text) for text in forced]
 
 
 def steps(rules: Rules[Any], state: State, dominance: bool) -> list[tuple[list[Move], Parts]]:
     """The solver's steps from ``state`` in the core: each step's moves and the state after."""
     core = _require(rules.name)
     found = core.steps(rules.name, options_pairs(rules), encode(rules, state), dominance)
-    return [([Move.parse(text) for text in moves], _parts(after)) for moves, after in found]
+    return [([_move(text) for text in moves], _parts(after)) for moves, after in found]
 
 
 def keys(rules: Rules[Any], state: State) -> tuple[int, int, bool]:
