@@ -48,9 +48,9 @@ def proved(game: Game, nodes: int) -> str:
 
 
 def play(game: Game, policy: Policy, blunder_nodes: int | None) -> dict[str, Any]:
-    """The hint policy plays ``game`` to its end (:func:`play_with_hints`, resigning as
-    ``patience autoplay`` does); its result, hint CPU times, blunders, and the hinted moves
-    that lost a position proved winnable (``lost_wins``, a blunder or not)."""
+    """The hint policy plays ``game`` to its end (:func:`play_with_hints`, the loop of
+    ``patience autoplay``); its result, hint CPU times, blunders, and the hinted moves that
+    lost a position proved winnable (``lost_wins``, a blunder or not)."""
     times: list[float] = []
     counts = {"blunders": 0, "lost_wins": 0}
     # The solver's answer for the position as it stands; once it is proved lost, no later
