@@ -243,7 +243,9 @@ def play_pair(
                 cpu += time.process_time() - start
                 counts["decisions"] += 1
                 found = weak_plays(rules, game, seat, move)
-                counts += found
+                # update, not +=: a Counter's + drops zero counts, and a weak play checked
+                # and found not bettered must still show its `*_better` 0.
+                counts.update(found)
                 checked = [name for name in VERIFIED if found[name]]
                 if checked and verify_factor:
                     check = verify(
