@@ -55,16 +55,17 @@ def play(game: Game, policy: Policy, blunder_nodes: int | None) -> dict[str, Any
     counts = {"blunders": 0, "lost_wins": 0}
     # The solver's answer for the position as it stands; once it is proved lost, no later
     # move can lose a win, and the checks stop.
-    before = [proved(game, blunder_nodes) if blunder_nodes else ""]
+    before = proved(game, blunder_nodes) if blunder_nodes else ""
 
     def check(game: Game, answer: Hint, cpu_seconds: float) -> None:
+        nonlocal before
         times.append(cpu_seconds)
-        if answer.move is None or not blunder_nodes or before[0] == "unwinnable":
+        if answer.move is None or not blunder_nodes or before == "unwinnable":
             return
         game.push(answer.move)
         after = proved(game, blunder_nodes)
         game.pop()
-        if before[0] == "won" and after == "unwinnable":
+        if before == "won" and after == "unwinnable":
             counts["lost_wins"] += 1
             # The race drops a move once it cannot be the best: judge every move in every
             # world to know how many stayed winnable (the same move is chosen).
@@ -75,7 +76,7 @@ def play(game: Game, policy: Policy, blunder_nodes: int | None) -> dict[str, Any
                 if text != answer.move.text() and won * 2 > full.samples
             ]
             counts["blunders"] += bool(others)
-        before[0] = after
+        before = after
 
     played = play_with_hints(game, policy, check)
     return {"won": played.result == "won", "times": times, "reason": played.reason, **counts}
