@@ -521,8 +521,51 @@ fn lateral(node: &Node, step: &Step) -> bool {
         && face(col[col.len() - 2]) == face(*onto.last().expect("a card"))
 }
 
+/// Where the cards that could follow a lateral step at once lie (docs/solving.md, Napoleon at
+/// St Helena, rule 6): the faces of the columns' tops, of the waste's top and of the stock.
+struct Reach {
+    tops: [u8; 52],
+    waste: Option<u8>,
+    stock: u64,
+}
+
+impl Reach {
+    fn new(node: &Node) -> Self {
+        let mut tops = [0u8; 52];
+        for index in 0..COLUMNS {
+            if let Some(top) = node.top(index) {
+                tops[face(top) as usize] += 1;
+            }
+        }
+        let stock = node.order()[node.w as usize..]
+            .iter()
+            .fold(0u64, |faces, &card| faces | 1 << face(card));
+        Reach { tops, waste: node.waste_top().map(face), stock }
+    }
+
+    /// A card of face `f` could come onto a column's top: it is the top of a column (besides
+    /// `own` columns whose top it is), the waste's top, or in the stock.
+    fn within_reach(&self, f: u8, own: u8) -> bool {
+        self.tops[f as usize] > own || self.waste == Some(f) || self.stock & (1 << f) != 0
+    }
+
+    /// Whether a lateral step, the card of face `x` moved off a card of face `h` onto the other
+    /// copy of it, may be followed at once by a move that needs it (rule 6): the uncovered copy
+    /// goes up, onto a card one rank higher in its suit or into a space, or the other copy of
+    /// the moved card comes onto it, or a card one rank lower than the moved card comes onto
+    /// the moved card in its new place.
+    fn lateral_useful(&self, node: &Node, x: u8, h: u8, space: bool) -> bool {
+        space
+            || node.target(h).is_some()
+            || (h % 13 != 12 && self.tops[h as usize + 1] > 0)
+            || self.within_reach(x, 1)
+            || (x % 13 >= 2 && self.within_reach(x - 1, 0))
+    }
+}
+
 impl Napoleon {
-    /// Add the steps that play `card` from `source` of `base` (the node after `turns` turns).
+    /// Add the steps that play `card` from `source` of `base` (the node after `turns` turns);
+    /// with `reach` (dominance), a lateral step only when rule 6 keeps it.
     #[allow(clippy::too_many_arguments)]
     fn add(
         &self,
@@ -535,6 +578,7 @@ impl Napoleon {
         onto: &[u16; 52],
         empty: Option<usize>,
         waste_after: Option<i16>,
+        reach: Option<&Reach>,
     ) {
         let step = |target: u8| Step { source, target, turns, plays: Vec::new() };
         if let Some(index) = base.target(card) {
@@ -549,6 +593,19 @@ impl Napoleon {
             targets &= targets - 1;
             if target as i8 == source {
                 continue;
+            }
+            if let Some(reach) = reach {
+                let under = (source >= 0 && node.len(source as usize) > 1).then(|| {
+                    let col = node.part(source as usize);
+                    face(col[col.len() - 2])
+                });
+                let top = node.top(target as usize).map(face);
+                if under.is_some()
+                    && under == top
+                    && !reach.lateral_useful(node, face(card), top.expect("a top"), empty.is_some())
+                {
+                    continue;
+                }
             }
             let mut child = base.clone();
             child.play(source, target, waste_after);
@@ -701,9 +758,11 @@ impl Adapter for Napoleon {
             }
         }
         let mut made = Made { children: Vec::with_capacity(32) };
+        let reach = dominance.then(|| Reach::new(node));
         for index in 0..COLUMNS {
             if let Some(card) = node.top(index) {
-                self.add(&mut made, node, node, index as i8, 0, card, &onto, empty, None);
+                let reach = reach.as_ref();
+                self.add(&mut made, node, node, index as i8, 0, card, &onto, empty, None, reach);
             }
         }
         // The waste's scores as it grows: `prefix[n]` for its first n cards (the order's cards,
@@ -719,7 +778,7 @@ impl Adapter for Napoleon {
         prefix[w] = scan.waste_score() as i16;
         if let Some(card) = node.waste_top() {
             let after = prefix[w - 1];
-            self.add(&mut made, node, node, WASTE, 0, card, &onto, empty, Some(after));
+            self.add(&mut made, node, node, WASTE, 0, card, &onto, empty, Some(after), None);
         }
         // Cards the stock can bring to the top of the waste (one pass: turning only goes on).
         let mut turned = node.clone();
@@ -739,7 +798,7 @@ impl Adapter for Napoleon {
             turned.waste_score = prefix[size];
             if turned.target(card).is_some() || onto[face(card) as usize] != 0 || empty.is_some() {
                 let after = Some(prefix[size - 1]);
-                self.add(&mut made, node, &turned, WASTE, turns, card, &onto, empty, after);
+                self.add(&mut made, node, &turned, WASTE, turns, card, &onto, empty, after, None);
             }
         }
         made.children.sort_unstable_by_key(|entry| entry.0);
@@ -1087,6 +1146,80 @@ mod tests {
         let node = game.from_parts(&kings_on_fives([6, 5, 58], [19, 71, 18])).unwrap();
         assert!(!node.dead());
         assert!(!game.from_parts(&almost_won()).unwrap().dead());
+    }
+
+    /// Small random positions (each foundation up to a random height, the other cards in
+    /// short columns and the stock, both copies of a card often near each other): the search
+    /// with the dominance rules (3, 5 and 6) gives the answer of the search without them, and
+    /// rule 6 does leave out lateral steps.
+    #[test]
+    fn lateral_steps_left_out_by_rule_6_change_no_answer() {
+        let game = Napoleon;
+        let budget =
+            Budget { seconds: None, nodes: Some(300_000), max_states: 1 << 22, cpu_time: false };
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        const SPREAD: u64 = 12;
+        let (mut compared, mut cut, mut answers) = (0, 0, [0; 2]);
+        for _ in 0..1000 {
+            let mut piles = vec![Vec::new(); PILES.len()];
+            let mut rest = Vec::new();
+            for index in 0..8u8 {
+                let (suit, pack) = (index % 4, (index / 4) * 52);
+                let height = 4 + next(5) as u8;
+                piles[F_PILE + index as usize] =
+                    (0..height).map(|rank| suit * 13 + rank + pack).collect();
+                rest.extend((height..13).map(|rank| suit * 13 + rank + pack));
+            }
+            // Sorted by face, so that the two copies of a card lie side by side, then lightly
+            // shuffled: neighbours swap places.
+            rest.sort_by_key(|&card| (face(card), card));
+            for at in (1..rest.len()).rev() {
+                let other = at.saturating_sub(next(SPREAD) as usize);
+                rest.swap(at, other);
+            }
+            let mut at = 0;
+            for index in 0..COLUMNS {
+                let size = (3 + next(4) as usize).min(rest.len() - at);
+                piles[T_PILE + index] = rest[at..at + size].to_vec();
+                at += size;
+            }
+            piles[0] = rest[at..].to_vec();
+            let mut down = vec![0; PILES.len()];
+            down[0] = piles[0].len() as u32;
+            let Ok(node) = game.from_parts(&Parts { piles, down, extra: Vec::new() }) else {
+                continue;
+            };
+            let reach = Reach::new(&node);
+            let space = (0..COLUMNS).any(|index| node.len(index) == 0);
+            for source in 0..COLUMNS {
+                let col = node.part(source);
+                if col.len() < 2 {
+                    continue;
+                }
+                let (x, h) = (face(col[col.len() - 1]), face(col[col.len() - 2]));
+                let lateral = (0..COLUMNS).any(|target| {
+                    target != source && node.top(target).map(face) == Some(h) && h == x + 1
+                });
+                if lateral && !reach.lateral_useful(&node, x, h, space) {
+                    cut += 1;
+                }
+            }
+            let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+            let plain = depth_first(&game, &node, budget, &[], false, true, &mut || false);
+            if ruled.verdict != Verdict::Unknown && plain.verdict != Verdict::Unknown {
+                assert_eq!(ruled.verdict, plain.verdict, "{:?}", game.to_parts(&node));
+                compared += 1;
+                answers[(ruled.verdict == Verdict::Won) as usize] += 1;
+            }
+        }
+        assert!(compared >= 500 && answers[0] >= 50 && answers[1] >= 50, "{compared} {answers:?}");
+        assert!(cut >= 30, "{cut} lateral steps left out at the roots");
     }
 
     #[test]

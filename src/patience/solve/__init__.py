@@ -83,7 +83,7 @@ CORE_SOLVER_VERSIONS: dict[str, int] = {
     "canfield": 5,
     "leonis-own": 3,
     "accordion": 3,
-    "napoleon": 6,
+    "napoleon": 7,
     "spider": 6,
 }
 
