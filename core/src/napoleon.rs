@@ -594,16 +594,9 @@ impl Napoleon {
             if target as i8 == source {
                 continue;
             }
-            if let Some(reach) = reach {
-                let under = (source >= 0 && node.len(source as usize) > 1).then(|| {
-                    let col = node.part(source as usize);
-                    face(col[col.len() - 2])
-                });
-                let top = node.top(target as usize).map(face);
-                if under.is_some()
-                    && under == top
-                    && !reach.lateral_useful(node, face(card), top.expect("a top"), empty.is_some())
-                {
+            if let Some(reach) = reach.filter(|_| lateral(node, &step(target))) {
+                let host = face(node.top(target as usize).expect("a host"));
+                if !reach.lateral_useful(node, face(card), host, empty.is_some()) {
                     continue;
                 }
             }
