@@ -50,6 +50,42 @@ def test_the_observer_sees_every_hint_before_its_move(monkeypatch: pytest.Monkey
     assert all(cpu >= 0 for _, cpu in seen)
 
 
+def test_the_policy_concedes_a_walk_with_no_win_seen_and_no_progress(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Hints that see no world won; a hint that sees a win, or a move that gets the game further
+    # than it had been, starts the count again.
+    wins = iter([0, 0, 1] + [0] * 100)
+
+    def fake_hint(game: Game, **budget: object) -> Hint:
+        return Hint(game.legal_moves()[0], 0.0, 8, False, wins=next(wins), reason="a test")
+
+    monkeypatch.setattr(autoplay, "hint", fake_hint)
+    monkeypatch.setattr(autoplay, "CONCEDE_AFTER", 5)
+    # Accordion has no foundation and nothing face down: no move is progress.
+    game = patience.new("accordion", deal=3)
+    played = play_with_hints(game, Policy(8, 100))
+    # Hints 1-2 see nothing, hint 3 sees a win, hints 4-8 see nothing: conceded after 8 moves.
+    assert (played.result, played.moves) == ("lost", 8)
+    assert played.reason.startswith("conceded: 5 hints in a row")
+
+    # Progress 1 at the start, then 2, 3, ... 19 after moves 1-18, then 0: the count starts
+    # at move 19 and reaches 5 at move 23.
+    wins = iter([0] * 100)
+    progress = iter(range(1, 20))
+    monkeypatch.setattr(autoplay, "_progress", lambda game: next(progress, 0))
+    played = play_with_hints(patience.new("accordion", deal=3), Policy(8, 100))
+    assert (played.result, played.moves) == ("lost", 23)
+    assert played.reason.startswith("conceded")
+
+
+def test_progress_counts_foundation_cards_less_cards_face_down_outside_the_stock() -> None:
+    game = patience.new("klondike", deal=1, draw=3)
+    assert autoplay._progress(game) == -21  # the tableau's face-down cards; the stock's not
+    game.push(next(move for move in game.legal_moves() if move.text() == "stock"))
+    assert autoplay._progress(game) == -21
+
+
 def test_autoplay_reports_the_win_rate_and_resumes(tmp_path: Path) -> None:
     db = tmp_path / "autoplay.sqlite3"
     runner = CliRunner()

@@ -23,6 +23,7 @@ from .hint import Hint, hint
 
 __all__ = [
     "AUTOPLAY_VERSION",
+    "CONCEDE_AFTER",
     "MAX_MOVES",
     "AutoplayDB",
     "PlayedGame",
@@ -33,10 +34,17 @@ __all__ = [
 
 #: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
 #: of different policies are never mixed.
-AUTOPLAY_VERSION = 5
+AUTOPLAY_VERSION = 6
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000
+#: The policy concedes (the game counts as lost) after this many hints in a row that found no
+#: sampled world won after any move, while the game got no further than it had been (no more
+#: cards on the foundations less cards face down than at its best so far). Such a game walks
+#: without aim until the repetition rule or :data:`MAX_MOVES` ends it: deal 1002 of Klondike
+#: draw 3 walked for hundreds of moves of a second's hint each. Conceding can only lose games,
+#: so a win rate measured with it is a lower bound of the same policy's without it.
+CONCEDE_AFTER = 50
 #: Called with the game, the hint and its CPU seconds before the hint's move is played
 #: (benchmarks/hints.py times the hints and checks them against the solver).
 Observer = Callable[[Game, Hint, float], None]
@@ -79,14 +87,23 @@ class PlayedGame:
 def play_with_hints(game: Game, policy: Policy, observe: Observer | None = None) -> PlayedGame:
     """Play ``game`` to its end with the hint's move at every turn (``game`` is changed).
 
-    The policy gives up (the game counts as lost) when no move is suggested or after
+    The policy gives up (the game counts as lost) when no move is suggested, after
+    :data:`CONCEDE_AFTER` hints in a row that saw no win and no progress, or after
     :data:`MAX_MOVES` moves. ``observe`` sees every hint before its move is played."""
     started = time.perf_counter()
     played = 0
     reason = ""
+    best = _progress(game)
+    hopeless = 0  # hints in a row with no world won and no progress beyond ``best``
     while not game.is_over():
         if played >= MAX_MOVES:
             reason = f"still going after {MAX_MOVES} moves"
+            break
+        if hopeless >= CONCEDE_AFTER:
+            reason = (
+                f"conceded: {CONCEDE_AFTER} hints in a row found no deal of the hidden cards "
+                "won, and the game got no further"
+            )
             break
         asked = time.process_time()
         answer = hint(game, samples=policy.samples, seconds=None, nodes=policy.nodes)
@@ -97,6 +114,12 @@ def play_with_hints(game: Game, policy: Policy, observe: Observer | None = None)
             break
         game.push(answer.move)
         played += 1
+        now = _progress(game)
+        if answer.wins or answer.exact or now > best:
+            hopeless = 0
+        else:
+            hopeless += 1
+        best = max(best, now)
     outcome = game.outcome()
     won = outcome.result == Result.WON
     if not reason:
@@ -104,6 +127,19 @@ def play_with_hints(game: Game, policy: Policy, observe: Observer | None = None)
     deal = game.deal if game.deal is not None else -1
     result = Result.WON if won else Result.LOST
     return PlayedGame(deal, result, played, time.perf_counter() - started, reason)
+
+
+def _progress(game: Game) -> int:
+    """How far the game has got, as the player sees it: cards on the foundations (piles named
+    ``f1``, ``f2``...) less cards face down outside the stock (turning the stock over is not
+    progress)."""
+    score = 0
+    for name, pile in game.view(0)["piles"].items():
+        if name[:1] == "f" and name[1:].isdigit():
+            score += len(pile.get("down", [])) + len(pile.get("up", []))
+        elif name not in ("stock", "waste"):
+            score -= len(pile.get("down", []))
+    return score
 
 
 class AutoplayDB:
