@@ -499,6 +499,16 @@ def test_racing_keeps_every_move_that_could_still_be_chosen() -> None:
     assert _racing([a, b, c], tallies, 2) == [a]
 
 
+def test_a_turn_that_brings_nothing_playable_counts_against_the_turn() -> None:
+    # Canfield deal 1010 (policy 6): the stock turn had no playable card within reach in 4 of
+    # 16 worlds and was lost in the other 12; the waste play, won in 1 and lost in 15, was the
+    # only move that kept the deal. Counted as nothing, the 4 worlds made the turn the better.
+    turn = _Tally(lost=12, missing=4)
+    waste_play = _Tally(won=1, lost=15)
+    assert turn.score() < waste_play.score()
+    assert _Tally(won=3, missing=2).score() == _Tally(won=3, lost=2).score() == 1
+
+
 def undo_game() -> Game:
     """Every card face up but the stock: the nine of hearts on the ten of clubs in t1, the ten
     of spades alone in t2, clubs and spades built to nine, hearts to eight."""
@@ -544,7 +554,7 @@ def test_equally_good_moves_do_not_take_cards_back(monkeypatch: pytest.MonkeyPat
 
 def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """One-suit Spider's hints take fewer worlds (its opening judges ten moves), Klondike's
-    more worlds of fewer nodes; the others the defaults."""
+    more worlds of fewer nodes, Canfield's more worlds; the others the defaults."""
     monkeypatch.setattr(patience.solve, "solve_state", lambda *args, **budget: _Verdict("won"))
     spider = patience.new("spider", deal=1, suits=1)
     assert GAME_BUDGETS["spider"] == (4, 10_000)
@@ -552,5 +562,7 @@ def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPat
     assert hint_json(spider)["samples"] == 4
     assert hint_budget("klondike") == {"samples": 32, "nodes": 5_000}
     assert hint_json(patience.new("klondike", deal=1))["samples"] == 32
-    assert hint_budget("canfield")["samples"] == DEFAULT_SAMPLES
-    assert hint_json(patience.new("canfield", deal=1))["samples"] == DEFAULT_SAMPLES
+    assert hint_budget("canfield") == {"samples": 32, "nodes": 10_000}
+    assert hint_json(patience.new("canfield", deal=1))["samples"] == 32
+    assert hint_budget("napoleon")["samples"] == DEFAULT_SAMPLES
+    assert hint_json(patience.new("napoleon", deal=1))["samples"] == DEFAULT_SAMPLES
