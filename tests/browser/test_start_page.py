@@ -93,9 +93,12 @@ def test_winnable_deals_are_described_and_searched_for_visibly(
     spider.locator('select[name="suits"]').select_option("2")
     expect(note).to_contain_text("may not be found")
     expect(note).not_to_contain_text("rarely")
-    # One suit (layout 50) has a shipped list since its 10,000-deal study.
+    # One suit has shipped lists since its 10,000-deal studies (both layouts).
     spider.locator('select[name="suits"]').select_option("1")
     expect(note).to_contain_text(re.compile(r"dealt from \d+ deals the solver has proved"))
+    spider.locator('select[name="layout"]').select_option("54")
+    expect(note).to_contain_text(re.compile(r"dealt from \d+ deals the solver has proved"))
+    spider.locator('select[name="layout"]').select_option("50")
     napoleon = page.locator('form[data-game="napoleon"] label.winnable')
     expect(napoleon).to_contain_text(re.compile(r"dealt from \d+ deals the solver has proved"))
 
