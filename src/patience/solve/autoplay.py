@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..engine import Game, Result
 from ..stats import Interval
-from .hint import Hint, hint
+from .hint import Hint, hint, pile_counts
 
 __all__ = [
     "AUTOPLAY_VERSION",
@@ -133,13 +133,8 @@ def _progress(game: Game) -> int:
     """How far the game has got, as the player sees it: cards on the foundations (piles named
     ``f1``, ``f2``...) less cards face down outside the stock (turning the stock over is not
     progress)."""
-    score = 0
-    for name, pile in game.view(0)["piles"].items():
-        if name[:1] == "f" and name[1:].isdigit():
-            score += len(pile.get("down", [])) + len(pile.get("up", []))
-        elif name not in ("stock", "waste"):
-            score -= len(pile.get("down", []))
-    return score
+    home, down, _ = pile_counts(game.view(0)["piles"])
+    return home - down
 
 
 class AutoplayDB:

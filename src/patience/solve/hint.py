@@ -656,18 +656,25 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
     progress: dict[Move, tuple[int, ...]] = {}
     for move in legal:
         after, _ = rules.perform(world, move)
-        piles = rules.view_json(after, 0)["piles"]
-        home = down = talon = 0
-        for name, pile in piles.items():
-            cards = len(pile.get("down", [])) + len(pile.get("up", []))
-            if name in ("stock", "waste"):
-                talon += cards
-            elif name[:1] == "f" and name[1:].isdigit():
-                home += cards
-            else:
-                down += len(pile.get("down", []))
+        home, down, talon = pile_counts(rules.view_json(after, 0)["piles"])
         progress[move] = (home, -down, -talon)
     return progress
+
+
+def pile_counts(piles: Mapping[str, Mapping[str, Any]]) -> tuple[int, int, int]:
+    """What a view's ``piles`` show of the game's progress: cards on the foundations (piles
+    named ``f1``, ``f2``...), cards face down elsewhere than the stock and waste, and cards in
+    the stock and waste. Counts only, the same in every world of a view."""
+    home = down = talon = 0
+    for name, pile in piles.items():
+        cards = len(pile.get("down", [])) + len(pile.get("up", []))
+        if name in ("stock", "waste"):
+            talon += cards
+        elif name[:1] == "f" and name[1:].isdigit():
+            home += cards
+        else:
+            down += len(pile.get("down", []))
+    return home, down, talon
 
 
 def _undoing(game: Game, legal: list[Move]) -> frozenset[Move]:
