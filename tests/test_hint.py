@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import random
+import sys
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -566,3 +567,33 @@ def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPat
     assert hint_json(patience.new("canfield", deal=1))["samples"] == 32
     assert hint_budget("napoleon")["samples"] == DEFAULT_SAMPLES
     assert hint_json(patience.new("napoleon", deal=1))["samples"] == DEFAULT_SAMPLES
+
+
+def test_a_close_call_is_judged_in_more_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Klondike draw 3, deal 46, after eight hinted moves (policy 7): in 32 worlds t5-t1 tied
+    with the stock turn and t7-t1 and won the tie on progress, but it loses the deal (proved
+    with every card known) where the other two win it. Judged again in more worlds, the
+    close call is told apart."""
+    game = patience.new("klondike", deal=46, draw=3)
+    for text in ["t4-f1", "t7-f2", "stock", "t4-t2", "t4-f3", "stock", "t5-t1", "t5-t3"]:
+        game.push(Move.parse(text))
+    budget = hint_budget("klondike")
+
+    def proved_after(move: Move | None) -> str:
+        assert move is not None
+        game.push(move)
+        try:
+            return solve(game, nodes=100_000).result
+        finally:
+            game.pop()
+
+    with monkeypatch.context() as patch:
+        # (patience.solve.hint is the function: the module is reached through sys.modules.)
+        patch.setattr(sys.modules["patience.solve.hint"], "MORE_WORLDS", 1)
+        one_batch = hint(game, seconds=None, **budget)
+    assert one_batch.samples == 32
+    assert one_batch.move == Move.parse("t5-t1")
+    assert proved_after(one_batch.move) == "unwinnable"
+    answer = hint(game, seconds=None, **budget)
+    assert answer.samples > 32
+    assert proved_after(answer.move) == "won"
