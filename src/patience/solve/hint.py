@@ -62,8 +62,9 @@ GAME_BUDGETS: dict[str, tuple[int, int | None]] = {
     "canfield": (32, 10_000),
 }
 
-#: A close call (moves as good as the best within chance) is judged again in fresh batches of
-#: as many worlds, up to this many batches in all, until one move is left.
+#: A close call between plays (moves as good as the best within chance, stock turns aside) is
+#: judged again in fresh batches of as many worlds, up to this many batches in all, until one
+#: play is left.
 MORE_WORLDS = 4
 
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
@@ -435,21 +436,27 @@ def _sampled(
     tallies = {move: _Tally() for move in candidates}
     judged = _judge(rules, batch, steps, candidates, by_lines, tallies, nodes, deadline, race, past)
     done = judged
-    # Close calls get more worlds: the moves as good as the best (within chance) are judged
-    # again in a fresh batch, and again, until one is left or MORE_WORLDS batches were
-    # judged. 32 worlds left tied moves that lost a proved win where 64 or 128 told them
-    # apart (Klondike draw 3 deals 3, 43 and 46, docs/solving.md).
+    # Close calls between plays get more worlds: the plays as good as the best move (within
+    # chance) are judged again in a fresh batch, and again, until one is left or MORE_WORLDS
+    # batches were judged. 32 worlds left tied plays that lost a proved win where 64 or 128
+    # told them apart (Klondike draw 3 deals 3, 43 and 46, docs/solving.md). Stock turns
+    # within the margin stay as they are: a turn keeps most options open, and more worlds
+    # only let its small edge over a play decide, where progress should (Canfield deal 2001
+    # turned the stock through a won game that way).
     close = _close(candidates, tallies)
+    turns = [move for move in close if move in by_lines]
+    plays = [move for move in close if move not in by_lines]
     batches = 1
-    while judged == len(batch) and _worth_more(close, tallies) and batches < MORE_WORLDS:
+    while judged == len(batch) and _worth_more(plays, tallies) and batches < MORE_WORLDS:
         batch = _deal_worlds(rules, view, rng, samples, worlds)
         if not batch:
             break  # every world of the view has been dealt
         steps = _steps(rules, batch)
-        judged = _judge(rules, batch, steps, close, by_lines, tallies, nodes, deadline, race, past)
+        judged = _judge(rules, batch, steps, plays, by_lines, tallies, nodes, deadline, race, past)
         done += judged
         batches += 1
-        close = _close(close, tallies)
+        plays = _close(plays, tallies)
+    close = plays + turns
     took = time.perf_counter() - started
     if not done:
         reason = "the time ran out before a single deal of the hidden cards was judged"
