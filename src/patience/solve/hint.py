@@ -439,7 +439,7 @@ def _sampled(
     # Close calls between plays get more worlds: the plays as good as the best move (within
     # chance) are judged again in a fresh batch, and again, until one is left or MORE_WORLDS
     # batches were judged. 32 worlds left tied plays that lost a proved win where 64 or 128
-    # told them apart (Klondike draw 3 deals 3, 43 and 46, docs/solving.md). Stock turns
+    # told them apart (Klondike draw 3 deals 3 and 43, docs/solving.md). Stock turns
     # within the margin stay as they are: a turn keeps most options open, and more worlds
     # only let its small edge over a play decide, where progress should (Canfield deal 2001
     # turned the stock through a won game that way).
