@@ -34,7 +34,7 @@ __all__ = [
 
 #: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
 #: of different policies are never mixed.
-AUTOPLAY_VERSION = 8
+AUTOPLAY_VERSION = 7
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

@@ -62,11 +62,6 @@ GAME_BUDGETS: dict[str, tuple[int, int | None]] = {
     "canfield": (32, 10_000),
 }
 
-#: A close call between plays (moves as good as the best within chance, stock turns aside) is
-#: judged again in fresh batches of as many worlds, up to this many batches in all, until one
-#: play is left.
-MORE_WORLDS = 4
-
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
 PYTHON_NODES = 200
@@ -95,8 +90,7 @@ class Hint:
     those proved lost in ``lost``), and ``low``-``high`` its 95% (Wilson) interval. ``exact``
     is true when nothing was hidden and the solver gave a final answer (``chance`` is then 1 or
     0). ``votes`` counts, per legal move judged (engine notation), the worlds still won after
-    it, in the worlds it was judged in: fewer for a move dropped by the race as unable to be
-    the best, more for the moves of a close call, judged again in more worlds;
+    it (a move dropped by the race, as unable to be the best, in the worlds it was judged in);
     ``reason`` says in words what the hint rests on.
     """
 
@@ -427,36 +421,56 @@ def _sampled(
     good moves, those of ``undoing`` come after the others of the same progress. With ``race``,
     a move stops being judged once it can no longer be among the best (:func:`_racing`).
     ``past`` (:class:`_Memory`) gives each world the positions of its game that it may not
-    recreate. A close call is judged again in more worlds (:data:`MORE_WORLDS`)."""
+    recreate."""
+    from . import solve_state  # the package imports this module: import its solver when used
+
     deadline = None if seconds is None else started + seconds
     worlds: dict[str, State] = {}
-    batch = _deal_worlds(rules, view, rng, samples, worlds)
-    steps = _steps(rules, batch)
+    for _ in range(samples):
+        world = rules.sample_state(view, rng)
+        # The same world dealt twice (few hidden cards) would only weigh it twice.
+        worlds.setdefault(json.dumps(rules.position_json(world, None), sort_keys=True), world)
+    steps = _steps(rules, list(worlds.values()))
     candidates, by_lines = _candidates(steps, legal)
     tallies = {move: _Tally() for move in candidates}
-    judged = _judge(rules, batch, steps, candidates, by_lines, tallies, nodes, deadline, race, past)
-    done = judged
-    # Close calls between plays get more worlds: the plays as good as the best move (within
-    # chance) are judged again in a fresh batch, and again, until one is left or MORE_WORLDS
-    # batches were judged. 32 worlds left tied plays that lost a proved win where 64 or 128
-    # told them apart (Klondike draw 3 deals 3 and 43, docs/solving.md). Stock turns
-    # within the margin stay as they are: a turn keeps most options open, and more worlds
-    # only let its small edge over a play decide, where progress should (Canfield deal 2001
-    # turned the stock through a won game that way).
-    close = _close(candidates, tallies)
-    turns = [move for move in close if move in by_lines]
-    plays = [move for move in close if move not in by_lines]
-    batches = 1
-    while judged == len(batch) and _worth_more(plays, tallies) and batches < MORE_WORLDS:
-        batch = _deal_worlds(rules, view, rng, samples, worlds)
-        if not batch:
-            break  # every world of the view has been dealt
-        steps = _steps(rules, batch)
-        judged = _judge(rules, batch, steps, plays, by_lines, tallies, nodes, deadline, race, past)
-        done += judged
-        batches += 1
-        plays = _close(plays, tallies)
-    close = plays + turns
+    alive = list(candidates)
+    done = 0
+    for index, world in enumerate(worlds.values()):
+        results: dict[Move, str] = {}
+        history = _world_past(past, world)
+        lines = {move: ways for move, ways in steps[index].items() if move in by_lines}
+        # The positions a step may not pass through: the world's past and the world itself
+        # (the adapter's steps know nothing of the game so far: turning the stock round to a
+        # position already reached would be refused in the real game).
+        seen = {rules.key(state) for state in [*history, world]} if lines else set()
+        for move in alive:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            # A move that starts steps of several moves (a stock turn) is judged by the best
+            # of its steps in this world: by the cards the turns bring within reach.
+            ways = lines.get(move, []) if move in by_lines else [(move,)]
+            results[move] = "missing"  # no card the turns bring within reach can be played
+            for line in ways:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                after = _play(rules, world, line, seen)
+                if after is None:
+                    continue
+                share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+                result: str = solve_state(
+                    rules, after, past=history, seconds=share, nodes=nodes, replay=False
+                ).result
+                if _BETTER.get(result, 2) > _BETTER[results[move]]:
+                    results[move] = result
+                if result == "won":
+                    break
+        if len(results) < len(alive):
+            break  # out of time: a world counts only when every move was judged in it
+        for move, result in results.items():
+            tallies[move].add(result)
+        done += 1
+        if race:
+            alive = _racing(alive, tallies, len(worlds) - index - 1)
     took = time.perf_counter() - started
     if not done:
         reason = "the time ran out before a single deal of the hidden cards was judged"
@@ -471,6 +485,8 @@ def _sampled(
     # walk the game back and forth between two piles; for the same reason a move that only
     # takes cards back to where they just came from comes after the others that make as much
     # progress.
+    most = max(tallies[move].score() for move in candidates)
+    close = [move for move in candidates if tallies[move].score() >= _close_floor(most)]
     best = max(
         close,
         key=lambda move: (
@@ -482,7 +498,6 @@ def _sampled(
         ),
     )
     tally = tallies[best]
-    done = tally.judged()
     interval = Interval.wilson(tally.won, done)
     low, high = interval.low, interval.high
     votes = {move.text(): tallies[move].won for move in candidates}
@@ -528,99 +543,6 @@ def _world_past(past: Sequence[State], world: State) -> list[State]:
         for card, other in zip(cards, world.piles[pile], strict=True)
     }
     return [_renamed(state, name) for state in past]
-
-
-def _deal_worlds(
-    rules: Rules[Any],
-    view: Mapping[str, Any],
-    rng: random.Random,
-    count: int,
-    worlds: dict[str, State],
-) -> list[State]:
-    """Deal ``count`` worlds from ``view``; those not dealt before (``worlds``, which they are
-    added to): the same world dealt twice (few hidden cards) would only weigh it twice."""
-    batch = []
-    for _ in range(count):
-        world = rules.sample_state(view, rng)
-        key = json.dumps(rules.position_json(world, None), sort_keys=True)
-        if key not in worlds:
-            worlds[key] = world
-            batch.append(world)
-    return batch
-
-
-def _judge(
-    rules: Rules[Any],
-    batch: list[State],
-    steps: list[dict[Move, list[Line]]],
-    moves: list[Move],
-    by_lines: frozenset[Move],
-    tallies: Mapping[Move, _Tally],
-    nodes: int | None,
-    deadline: float | None,
-    race: bool,
-    past: Sequence[State],
-) -> int:
-    """Judge ``moves`` in every world of ``batch`` (``steps``: :func:`_steps` of the batch),
-    adding each world's result to ``tallies``; how many worlds were judged (fewer than the
-    batch when the clock ran out: a world counts only when every move was judged in it). With
-    ``race``, a move stops being judged once it can no longer be among the best."""
-    from . import solve_state  # the package imports this module: import its solver when used
-
-    alive = list(moves)
-    done = 0
-    for index, world in enumerate(batch):
-        results: dict[Move, str] = {}
-        history = _world_past(past, world)
-        lines = {move: ways for move, ways in steps[index].items() if move in by_lines}
-        # The positions a step may not pass through: the world's past and the world itself
-        # (the adapter's steps know nothing of the game so far: turning the stock round to a
-        # position already reached would be refused in the real game).
-        seen = {rules.key(state) for state in [*history, world]} if lines else set()
-        for move in alive:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            # A move that starts steps of several moves (a stock turn) is judged by the best
-            # of its steps in this world: by the cards the turns bring within reach.
-            ways = lines.get(move, []) if move in by_lines else [(move,)]
-            results[move] = "missing"  # no card the turns bring within reach can be played
-            for line in ways:
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-                after = _play(rules, world, line, seen)
-                if after is None:
-                    continue
-                share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-                result: str = solve_state(
-                    rules, after, past=history, seconds=share, nodes=nodes, replay=False
-                ).result
-                if _BETTER.get(result, 2) > _BETTER[results[move]]:
-                    results[move] = result
-                if result == "won":
-                    break
-        if len(results) < len(alive):
-            break  # out of time
-        for move, result in results.items():
-            tallies[move].add(result)
-        done += 1
-        if race:
-            alive = _racing(alive, tallies, len(batch) - index - 1)
-    return done
-
-
-def _close(moves: list[Move], tallies: Mapping[Move, _Tally]) -> list[Move]:
-    """The moves of ``moves`` as good as the best of them, within chance
-    (:func:`_close_floor`)."""
-    most = max(tallies[move].score() for move in moves)
-    return [move for move in moves if tallies[move].score() >= _close_floor(most)]
-
-
-def _worth_more(close: list[Move], tallies: Mapping[Move, _Tally]) -> bool:
-    """Whether the close call ``close`` is worth more worlds: two moves or more, and some world
-    won and some not among them (moves that win every world, or none, are not told apart by
-    more of the same)."""
-    won = sum(tallies[move].won for move in close)
-    return len(close) > 1 and 0 < won < sum(tallies[move].judged() for move in close)
 
 
 def _close_floor(most: int) -> float:
@@ -720,10 +642,6 @@ class _Tally:
         beat a waste play won in 1 world and lost in 15 while the turn itself lost the deal
         (Canfield deals 1004 and 1010, docs/solving.md)."""
         return self.won - self.lost - self.missing
-
-    def judged(self) -> int:
-        """The worlds the move was judged in."""
-        return self.won + self.lost + self.unknown + self.missing
 
     def rank(self) -> tuple[int, int]:
         """A higher score first, then more worlds won."""
