@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     key = {
         "game": args.game,
         "options": sorted(args.option),
-        "policy": Policy(args.samples, args.nodes).key(),
+        "policy": Policy(args.samples, args.nodes).key(args.game),
         "solver_budget": args.solver_budget,
         "blunder_nodes": args.blunder_nodes,
     }

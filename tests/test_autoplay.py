@@ -12,7 +12,15 @@ import patience
 from patience.cli import main
 from patience.engine import Game
 from patience.solve import autoplay
-from patience.solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
+from patience.solve.autoplay import (
+    AUTOPLAY_VERSION,
+    AutoplayDB,
+    PlayedGame,
+    Policy,
+    autoplay_version,
+    play_with_hints,
+    win_rate,
+)
 from patience.solve.hint import Hint
 
 #: Small budgets: Accordion's deal 3 is won by these hints in about a hundred moves (policy 5;
@@ -121,3 +129,13 @@ def test_the_win_rate_has_its_interval() -> None:
     rate = win_rate(games)
     assert rate.mean == 0.5
     assert 0.2 < rate.low < 0.5 < rate.high < 0.8
+
+
+def test_a_game_whose_hints_changed_alone_keys_its_runs_apart() -> None:
+    """Leoni's Own's worlds changed alone (policy 8 for it), so its stored runs are keyed
+    apart while the other games' runs stay whole."""
+    policy = Policy(16, 10_000)
+    assert autoplay_version("leonis-own") == 8
+    assert autoplay_version("klondike") == AUTOPLAY_VERSION == 7
+    assert '"version":8' in policy.key("leonis-own")
+    assert '"version":7' in policy.key("klondike")

@@ -18,8 +18,9 @@ import pytest
 
 import patience
 from patience import Game, IllegalMove, Move, OptionError, PositionError
-from patience.cards import pack
+from patience.cards import RANK_OF, pack
 from patience.deals import Shuffler
+from patience.games.leonis_own import SQUARED, pile_of_rank
 
 SUITS = "cdhs"
 RANKS = "A23456789TJQK"
@@ -798,3 +799,22 @@ def test_candidate_moves_are_exactly_the_moves_apply_accepts() -> None:
             if not moves:
                 break
             game.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("exile", ["top", "choose"])
+def test_a_sampled_world_keeps_the_deal_s_exile_rule(exile: str) -> None:
+    """Until a card is put under a pile in a deal, no squared pile holds a card of its own
+    rank (the deal exiles such a card), and the worlds a hint plays in keep to it while
+    showing exactly the player's view; a uniform deal put some five cards there."""
+    game = patience.new("leonis-own", deal=1001, exile=exile)
+    view = game.view(0)
+    assert view["notes_made"] == 0
+    rng = random.Random(5)
+    for _ in range(30):
+        world = game.rules.sample_state(view, rng)
+        assert game.rules.view_json(world, 0)["piles"] == view["piles"]
+        for name in SQUARED:
+            assert all(pile_of_rank(RANK_OF[card]) != name for card in world.piles[name])
+        assert Counter(str(card) for pile in world.piles.values() for card in pile) == Counter(
+            str(card) for pile in game.state.piles.values() for card in pile
+        )

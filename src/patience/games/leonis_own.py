@@ -20,8 +20,9 @@ that takes it), ``hand-t13`` (a king joins pile 13), ``under(card=C,pile=tN)`` a
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -714,6 +715,43 @@ class LeonisOwn(Rules[LeonisOwnState]):
         data.pop("notes", None)
         data["notes_made"] = len(state.notes)
         return data
+
+    def sample_state(self, view: Mapping[str, Any], rng: random.Random) -> LeonisOwnState:
+        """A world of the view (:meth:`Rules.sample_state`) that keeps what the deal with
+        exiles implies: until a card is put under a pile in this deal (the view's
+        ``notes_made`` is 0: every put-under writes a note), no squared pile holds a card of
+        its own rank, so a hidden card dealt there is swapped with a hidden card from elsewhere
+        that fits both places. (Once a weave has put cards under, the pile of their rank holds
+        them at its bottom, and the cards stay dealt uniformly.) A uniform deal put some five
+        cards of a fresh deal's 84 hidden ones on their own piles: worlds the rules rule out."""
+        state = super().sample_state(view, rng)
+        if view.get("notes_made", 0):
+            return state
+        piles = state.piles
+        # The hidden places as (pile, index in the state's pile, bottom first).
+        hidden = [
+            (name, index)
+            for name, pile in view["piles"].items()
+            for index, card in enumerate([*pile.get("down", []), *pile.get("up", [])])
+            if card is None
+        ]
+
+        def fits(card: Card, name: str) -> bool:
+            return name not in SQUARED or pile_of_rank(RANK_OF[card]) != name
+
+        for name, index in hidden:
+            card = piles[name][index]
+            if fits(card, name):
+                continue
+            swaps = [
+                (other, at)
+                for other, at in hidden
+                if fits(piles[other][at], name) and fits(card, other)
+            ]
+            if swaps:
+                other, at = rng.choice(swaps)
+                piles[name][index], piles[other][at] = piles[other][at], card
+        return state
 
     def extra_json(self, state: LeonisOwnState) -> JSON:
         return {

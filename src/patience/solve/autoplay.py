@@ -23,11 +23,13 @@ from .hint import Hint, hint, pile_counts
 
 __all__ = [
     "AUTOPLAY_VERSION",
+    "AUTOPLAY_VERSIONS",
     "CONCEDE_AFTER",
     "MAX_MOVES",
     "AutoplayDB",
     "PlayedGame",
     "Policy",
+    "autoplay_version",
     "play_with_hints",
     "win_rate",
 ]
@@ -35,6 +37,10 @@ __all__ = [
 #: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
 #: of different policies are never mixed.
 AUTOPLAY_VERSION = 7
+#: Games whose hints changed since, alone, and their versions (the other games' stored runs
+#: stay whole): Leoni's Own 8, its worlds keep the deal's exile rule (no card of a squared
+#: pile's own rank before a card is put under one).
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 8}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000
@@ -57,10 +63,17 @@ class Policy:
     samples: int
     nodes: int
 
-    def key(self) -> str:
-        """The policy as stored: canonical JSON with the version."""
-        data = {"samples": self.samples, "nodes": self.nodes, "version": AUTOPLAY_VERSION}
+    def key(self, game: str) -> str:
+        """The policy as stored for ``game``: canonical JSON with the version
+        (:func:`autoplay_version`)."""
+        data = {"samples": self.samples, "nodes": self.nodes, "version": autoplay_version(game)}
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def autoplay_version(game: str) -> int:
+    """The version of the hint policy for ``game``: :data:`AUTOPLAY_VERSIONS`, else
+    :data:`AUTOPLAY_VERSION`."""
+    return AUTOPLAY_VERSIONS.get(game, AUTOPLAY_VERSION)
 
 
 @dataclass(frozen=True)
@@ -161,7 +174,7 @@ class AutoplayDB:
         rows = self.connection.execute(
             "SELECT deal, result, moves, seconds, reason FROM autoplay "
             "WHERE game = ? AND options = ? AND policy = ?",
-            (game, options, policy.key()),
+            (game, options, policy.key(game)),
         )
         return {
             deal: PlayedGame(deal, Result(result), moves, seconds, reason)
@@ -175,7 +188,7 @@ class AutoplayDB:
             (
                 game,
                 options,
-                policy.key(),
+                policy.key(game),
                 played.deal,
                 played.result,
                 played.moves,
