@@ -486,6 +486,59 @@ def test_the_race_never_changes_the_hint(monkeypatch: pytest.MonkeyPatch, bias: 
         assert searches[True] <= searches[False]
 
 
+@pytest.mark.parametrize("deepen", [1, 4])
+def test_close_calls_are_searched_again_deeper(
+    monkeypatch: pytest.MonkeyPatch, deepen: int
+) -> None:
+    """A stand-in solver that decides nothing in 100 nodes and, with more, wins every world
+    after a stock turn and loses every other: without deepening every move ties and progress
+    picks a play; deepened, the close calls' undecided worlds are searched again at ``deepen``
+    times the nodes, and the turn wins them. A move never close is not searched again."""
+    stock = len(LAYOUT) - 16
+    budgets = Counter[int]()
+
+    def solver(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        budgets[budget["nodes"]] += 1
+        if budget["nodes"] <= 100:
+            return _Verdict("timeout")
+        turned = state.piles["waste"] or len(state.piles["stock"]) < stock
+        return _Verdict("won" if turned else "unwinnable")
+
+    monkeypatch.setattr(patience.solve, "solve_state", solver)
+    game = layout_game()
+    answer = hint(game, samples=8, seconds=None, nodes=100, deepen=deepen)
+    assert answer.move is not None
+    if deepen == 1:
+        assert set(budgets) == {100}
+        assert answer.move.text() != "stock"
+        assert (answer.wins, answer.unknown) == (0, answer.samples)
+    else:
+        assert set(budgets) == {100, 400}
+        assert answer.move.text() == "stock"
+        assert (answer.wins, answer.unknown) == (answer.samples, 0)
+        assert all(votes == 0 for move, votes in answer.votes.items() if move != "stock")
+
+
+def test_only_the_close_calls_are_deepened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One move wins every world at the first budget; the others, undecided, are not within
+    the margin of it and are not searched again."""
+    stock = len(LAYOUT) - 16
+    budgets = Counter[int]()
+
+    def solver(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        budgets[budget["nodes"]] += 1
+        turned = state.piles["waste"] or len(state.piles["stock"]) < stock
+        return _Verdict("won" if turned else "timeout")
+
+    monkeypatch.setattr(patience.solve, "solve_state", solver)
+    answer = hint(layout_game(), samples=8, seconds=None, nodes=100, deepen=4)
+    assert answer.move is not None
+    assert answer.move.text() == "stock"
+    assert set(budgets) == {100}
+    with pytest.raises(ValueError, match="deepen"):
+        hint(layout_game(), samples=8, seconds=None, nodes=100, deepen=0)
+
+
 def test_racing_keeps_every_move_that_could_still_be_chosen() -> None:
     a, b, c = Move.parse("t1-t2"), Move.parse("t3-t4"), Move.parse("stock")
     tallies = {a: _Tally(won=9), b: _Tally(won=5), c: _Tally(won=4, lost=2)}
@@ -550,6 +603,59 @@ def test_equally_good_moves_do_not_take_cards_back(monkeypatch: pytest.MonkeyPat
     assert answer.votes[back.text()] == answer.samples  # judged as good as any
     assert answer.move is not None
     assert answer.move != back
+
+
+#: A one-suit Spider position: six suits home, every pile face up and built on by nothing yet,
+#: fourteen cards in the stock (hidden). Its legal plays: t1-t2 moves the five of spades
+#: from one six to the other (it builds nothing); t3-t4 (the nine onto the ten), t4-t7 and
+#: t4-t8 (the ten onto a jack, emptying t4), t7-t9 and t8-t9 (a jack onto the queen) and
+#: t9-t5 and t9-t6 (the queen onto a king) build; the stock deals a row onto every pile.
+SPIDER_TABLEAU = ["6s 5s", "6s", "2s 9s", "Ts", "Ks", "Ks", "Js", "Js", "Qs", "3s"]
+SPIDER_STOCK = "As As 2s 3s 4s 4s 5s 7s 7s 8s 8s 9s Ts Qs"
+
+
+def spider_game() -> Game:
+    run = ["Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s", "2s", "As"]
+    piles: dict[str, dict[str, list[str]]] = {"stock": {"down": SPIDER_STOCK.split(), "up": []}}
+    for index in range(8):
+        piles[f"f{index + 1}"] = {"down": [], "up": list(run) if index < 6 else []}
+    for index, text in enumerate(SPIDER_TABLEAU):
+        piles[f"t{index + 1}"] = {"down": [], "up": text.split()}
+    data = {"version": 1, "game": "spider", "options": {"suits": 1}, "deal": None}
+    return Game.from_position({**data, "piles": piles})
+
+
+def test_spider_ties_go_to_building_then_to_the_deal_then_to_other_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted as progress (fewer cards in the stock), a deal dealt Spider's whole stock at the
+    first ties; after every play, runs walked from pile to pile for hundreds of moves. Among
+    equally good moves a play that builds comes first, then the deal, then a play that only
+    moves cards around."""
+    game = spider_game()
+    legal = {move.text(): move for move in game.legal_moves()}
+    progress = _progress(game.rules, game.state, list(legal.values()))
+    builds = ["t3-t4", "t4-t7", "t4-t8", "t7-t9", "t8-t9", "t9-t5", "t9-t6"]
+    assert set(legal) == {"t1-t2", "stock", *builds}
+    assert all(progress[legal[move]] > progress[legal["stock"]] for move in builds)
+    assert progress[legal["stock"]] > progress[legal["t1-t2"]]
+    # Every world won after every move: a play that builds.
+    monkeypatch.setattr(patience.solve, "solve_state", lambda *args, **budget: _Verdict("won"))
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() in builds
+
+    def no_build_wins(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        # Each build empties a pile or leaves t3 with one card; the deal and t1-t2 do neither.
+        tableau = [state.piles[f"t{index}"] for index in range(1, 11)]
+        kept = all(tableau) and len(state.piles["t3"]) != 1
+        return _Verdict("won" if kept else "unwinnable")
+
+    monkeypatch.setattr(patience.solve, "solve_state", no_build_wins)
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() == "stock"
+    assert answer.votes["t1-t2"] == answer.votes["stock"] == answer.samples
 
 
 def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:

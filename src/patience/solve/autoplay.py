@@ -39,8 +39,9 @@ __all__ = [
 AUTOPLAY_VERSION = 7
 #: Games whose hints changed since, alone, and their versions (the other games' stored runs
 #: stay whole): Leoni's Own 8, its worlds keep the deal's exile rule (no card of a squared
-#: pile's own rank before a card is put under one).
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 8}
+#: pile's own rank before a card is put under one); Spider 8, a row dealt from the stock no
+#: longer counts as progress and the close calls are searched again deeper.
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 8, "spider": 8}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

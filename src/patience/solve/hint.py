@@ -12,6 +12,7 @@ whenever the solver finishes.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import random
@@ -26,6 +27,7 @@ from ..moves import Move
 from ..stats import Interval
 
 __all__ = [
+    "DEEPEN",
     "DEFAULT_NODES",
     "DEFAULT_SAMPLES",
     "DEFAULT_SECONDS",
@@ -61,6 +63,16 @@ GAME_BUDGETS: dict[str, tuple[int, int | None]] = {
     "klondike": (32, 5_000),
     "canfield": (32, 10_000),
 }
+
+#: How many times the nodes the close calls get again, by game, where a first search ran out of
+#: budget (:func:`_deepened`); 1 elsewhere. One-suit Spider's searches of 10,000 nodes leave
+#: about half of the mid-game worlds undecided, so that many moves tie and progress decides.
+DEEPEN: dict[str, int] = {"spider": 4}
+
+#: The games whose ties between equally good moves go, after the cards home and turned face
+#: up, to the plays that build, then to a deal of the stock, then to the other plays
+#: (:func:`_progress`): those whose deals cover the tableau's cards.
+BUILDING = frozenset({"spider"})
 
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
@@ -325,6 +337,7 @@ def hint(
     nodes: int | None = DEFAULT_NODES,
     seed: int | str | None = 0,
     race: bool = True,
+    deepen: int | None = None,
 ) -> Hint:
     """Suggest a move in a one-player ``game`` from the player's view alone.
 
@@ -336,7 +349,9 @@ def hint(
     is solved with the whole budget (``nodes`` times ``samples``). With ``race`` (the default)
     a move stops being judged once it can no longer be among the best: the same move and
     chance, sooner, but the ``votes`` of such a move count only the worlds it was judged in.
-    Raises ``ValueError`` for a game of more than one player or a hint with no budget.
+    ``deepen`` (None: the game's :data:`DEEPEN`, else 1) searches the close calls again with
+    that many times ``nodes`` in the worlds their first search left undecided. Raises
+    ``ValueError`` for a game of more than one player or a hint with no budget.
     """
     if game.rules.players != 1:
         raise ValueError(f"{game.name} is not a one-player game: hints are for patience games")
@@ -346,6 +361,10 @@ def hint(
         raise ValueError("a hint needs a budget: seconds, nodes or both")
     if (seconds is not None and seconds <= 0) or (nodes is not None and nodes < 1):
         raise ValueError("a hint's budget must be positive: seconds > 0, nodes >= 1")
+    if deepen is None:
+        deepen = DEEPEN.get(game.name, 1)
+    if deepen < 1:
+        raise ValueError(f"deepen is a factor of the nodes, 1 or more, not {deepen}")
     started = time.perf_counter()
     view: Mapping[str, Any] = game.view(0)
     outcome = view["outcome"]
@@ -373,12 +392,34 @@ def hint(
         # The search was cut short: judge every move in the one world there is, the game.
         undoing = _undoing(game, legal)
         judged = _sampled(
-            game.rules, view, legal, 1, seconds, nodes, rng, started, race, undoing, memory.past
+            game.rules,
+            view,
+            legal,
+            1,
+            seconds,
+            nodes,
+            rng,
+            started,
+            race,
+            undoing,
+            memory.past,
+            deepen,
         )
         return replace(judged, reason=f"{exact.reason}; {judged.reason}")
     undoing = _undoing(game, legal)
     return _sampled(
-        game.rules, view, legal, samples, seconds, nodes, rng, started, race, undoing, memory.past
+        game.rules,
+        view,
+        legal,
+        samples,
+        seconds,
+        nodes,
+        rng,
+        started,
+        race,
+        undoing,
+        memory.past,
+        deepen,
     )
 
 
@@ -415,15 +456,15 @@ def _sampled(
     race: bool = True,
     undoing: frozenset[Move] = frozenset(),
     past: Sequence[State] = (),
+    deepen: int = 1,
 ) -> Hint:
     """Deal the hidden cards ``samples`` times from the view and judge every legal move by the
     share of those worlds still won after it (the same worlds for every move); among equally
     good moves, those of ``undoing`` come after the others of the same progress. With ``race``,
     a move stops being judged once it can no longer be among the best (:func:`_racing`).
     ``past`` (:class:`_Memory`) gives each world the positions of its game that it may not
-    recreate."""
-    from . import solve_state  # the package imports this module: import its solver when used
-
+    recreate. With ``deepen`` above 1, the close calls are searched again with that many times
+    the nodes where the first search ran out of budget (:func:`_deepened`)."""
     deadline = None if seconds is None else started + seconds
     worlds: dict[str, State] = {}
     for _ in range(samples):
@@ -435,42 +476,29 @@ def _sampled(
     tallies = {move: _Tally() for move in candidates}
     alive = list(candidates)
     done = 0
+    judged: list[_Judged] = []
     for index, world in enumerate(worlds.values()):
-        results: dict[Move, str] = {}
         history = _world_past(past, world)
-        lines = {move: ways for move, ways in steps[index].items() if move in by_lines}
+        lines = {move: steps[index].get(move, []) for move in by_lines}
         # The positions a step may not pass through: the world's past and the world itself
         # (the adapter's steps know nothing of the game so far: turning the stock round to a
         # position already reached would be refused in the real game).
         seen = {rules.key(state) for state in [*history, world]} if lines else set()
+        here = _Judged(rules, world, history, lines, seen, {})
         for move in alive:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            # A move that starts steps of several moves (a stock turn) is judged by the best
-            # of its steps in this world: by the cards the turns bring within reach.
-            ways = lines.get(move, []) if move in by_lines else [(move,)]
-            results[move] = "missing"  # no card the turns bring within reach can be played
-            for line in ways:
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-                after = _play(rules, world, line, seen)
-                if after is None:
-                    continue
-                share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-                result: str = solve_state(
-                    rules, after, past=history, seconds=share, nodes=nodes, replay=False
-                ).result
-                if _BETTER.get(result, 2) > _BETTER[results[move]]:
-                    results[move] = result
-                if result == "won":
-                    break
-        if len(results) < len(alive):
+            here.results[move] = here.judge(move, nodes, deadline)
+        if len(here.results) < len(alive):
             break  # out of time: a world counts only when every move was judged in it
-        for move, result in results.items():
+        for move, result in here.results.items():
             tallies[move].add(result)
+        judged.append(here)
         done += 1
         if race:
             alive = _racing(alive, tallies, len(worlds) - index - 1)
+    if done and deepen > 1 and nodes is not None:
+        tallies = _deepened(judged, candidates, tallies, nodes * deepen, deadline)
     took = time.perf_counter() - started
     if not done:
         reason = "the time ran out before a single deal of the hidden cards was judged"
@@ -529,6 +557,75 @@ def _sampled(
         high=high,
         lost=tally.lost,
     )
+
+
+@dataclass
+class _Judged:
+    """One sampled world and what became of it after each move judged in it."""
+
+    rules: Rules[Any]
+    world: State
+    history: list[State]
+    #: The moves judged by the steps they start (a stock turn), and those steps in this world.
+    lines: dict[Move, list[Line]]
+    #: The positions a step may not pass through.
+    seen: set[Hashable]
+    results: dict[Move, str]
+
+    def judge(self, move: Move, nodes: int | None, deadline: float | None) -> str:
+        """The solver's answer in this world after ``move`` (a move that starts steps of
+        several moves, a stock turn, by the best of its steps: by the cards the turns bring
+        within reach; "missing" when none of them can be played)."""
+        from . import solve_state  # the package imports this module: import its solver when used
+
+        ways = self.lines.get(move, [(move,)])
+        result = "missing"
+        for line in ways:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            after = _play(self.rules, self.world, line, self.seen)
+            if after is None:
+                continue
+            share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+            found: str = solve_state(
+                self.rules, after, past=self.history, seconds=share, nodes=nodes, replay=False
+            ).result
+            if _BETTER.get(found, 2) > _BETTER[result]:
+                result = found
+            if found == "won":
+                break
+        return result
+
+
+def _deepened(
+    judged: list[_Judged],
+    candidates: list[Move],
+    tallies: dict[Move, _Tally],
+    nodes: int,
+    deadline: float | None,
+) -> dict[Move, _Tally]:
+    """The tallies after the close calls are searched again with ``nodes`` nodes: each move
+    within the margin of the best (:func:`_close_floor`), in each world where its first search
+    ran out of budget. Short searches leave many worlds undecided (one-suit Spider's 10,000
+    nodes, half of them in mid-game): a tie between moves that one longer search would tell
+    apart was then decided by progress, and progress chose a move that lost the deal (deal 1001
+    at move 41, docs/solving.md)."""
+    most = max(tallies[move].score() for move in candidates)
+    close = [move for move in candidates if tallies[move].score() >= _close_floor(most)]
+    if len(close) < 2:
+        return tallies
+    for world in judged:
+        for move in close:
+            if world.results.get(move) not in ("unknown", "timeout"):
+                continue
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            world.results[move] = world.judge(move, nodes, deadline)
+    again = {move: _Tally() for move in candidates}
+    for world in judged:
+        for move, result in world.results.items():
+            again[move].add(result)
+    return again
 
 
 def _world_past(past: Sequence[State], world: State) -> list[State]:
@@ -651,14 +748,50 @@ class _Tally:
 def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, tuple[int, ...]]:
     """How far each move takes the game, as the player sees it (ties between equally good
     moves go to progress): cards on the foundations, then fewer face-down cards in the
-    tableau, then fewer cards in the stock and waste. Counts only: they are the same in every
-    world of the view."""
+    tableau, then fewer cards in the stock and waste; in the games of :data:`BUILDING`, then
+    the plays that build, then a deal from the stock, then the other plays.
+
+    A deal that covers the tableau's cards (Spider's rows) empties the stock without putting a
+    card home: counted as progress, it dealt Spider's whole stock at the first ties (tuning
+    deal 2002: five rows dealt by move 18, the deal lost); put after every play, the game
+    walked runs of cards from pile to pile for 800 moves (tuning deal 2001). So in those games
+    it comes after the plays that build (:func:`_order`: more face-up cards on a card of their
+    suit one rank higher, or more empty piles) and before the others (docs/solving.md).
+    Counts only: they are the same in every world of the view."""
+    talon_now = pile_counts(rules.view_json(world, 0)["piles"])[2]
+    building = rules.name in BUILDING
+    order_now = _order(world) if building else 0
     progress: dict[Move, tuple[int, ...]] = {}
     for move in legal:
         after, _ = rules.perform(world, move)
         home, down, talon = pile_counts(rules.view_json(after, 0)["piles"])
-        progress[move] = (home, -down, -talon)
+        if not building:
+            progress[move] = (home, -down, -talon)
+        elif move.is_action:
+            progress[move] = (home, -down, -max(talon, talon_now), 1)
+        else:
+            progress[move] = (home, -down, -talon, 2 if _order(after) > order_now else 0)
     return progress
+
+
+def _order(state: State) -> int:
+    """How built the tableau is, as the player sees it: face-up cards lying on a face-up card
+    of their suit one rank higher, and empty piles (the piles other than the foundations, the
+    stock and the waste)."""
+    built = 0
+    for name, cards in state.piles.items():
+        if name in ("stock", "waste") or (name[:1] == "f" and name[1:].isdigit()):
+            continue
+        if not cards:
+            built += 1
+            continue
+        up = cards[state.down[name] :]
+        built += sum(
+            1
+            for lower, upper in itertools.pairwise(up)
+            if lower.suit == upper.suit and lower.rank == upper.rank + 1
+        )
+    return built
 
 
 def pile_counts(piles: Mapping[str, Mapping[str, Any]]) -> tuple[int, int, int]:
