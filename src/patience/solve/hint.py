@@ -385,17 +385,14 @@ def hint(
     played = " ".join(move.text() for move in game.move_stack)
     fingerprint = json.dumps([seed, view, played], sort_keys=True, default=str)
     rng = random.Random(hashlib.sha256(fingerprint.encode()).hexdigest())
-    if not has_hidden_cards(view):
-        exact = _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
-        if exact.exact or exact.move is not None:
-            return exact
-        # The search was cut short: judge every move in the one world there is, the game.
+
+    def sampled(worlds: int) -> Hint:
         undoing = _undoing(game, legal)
-        judged = _sampled(
+        return _sampled(
             game.rules,
             view,
             legal,
-            1,
+            worlds,
             seconds,
             nodes,
             rng,
@@ -405,22 +402,15 @@ def hint(
             memory.past,
             deepen,
         )
+
+    if not has_hidden_cards(view):
+        exact = _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
+        if exact.exact or exact.move is not None:
+            return exact
+        # The search was cut short: judge every move in the one world there is, the game.
+        judged = sampled(1)
         return replace(judged, reason=f"{exact.reason}; {judged.reason}")
-    undoing = _undoing(game, legal)
-    return _sampled(
-        game.rules,
-        view,
-        legal,
-        samples,
-        seconds,
-        nodes,
-        rng,
-        started,
-        race,
-        undoing,
-        memory.past,
-        deepen,
-    )
+    return sampled(samples)
 
 
 def _exact(
@@ -758,8 +748,8 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
     it comes after the plays that build (:func:`_order`: more face-up cards on a card of their
     suit one rank higher, or more empty piles) and before the others (docs/solving.md).
     Counts only: they are the same in every world of the view."""
-    talon_now = pile_counts(rules.view_json(world, 0)["piles"])[2]
     building = rules.name in BUILDING
+    talon_now = pile_counts(rules.view_json(world, 0)["piles"])[2] if building else 0
     order_now = _order(world) if building else 0
     progress: dict[Move, tuple[int, ...]] = {}
     for move in legal:
@@ -780,7 +770,7 @@ def _order(state: State) -> int:
     stock and the waste)."""
     built = 0
     for name, cards in state.piles.items():
-        if name in ("stock", "waste") or (name[:1] == "f" and name[1:].isdigit()):
+        if _pile_kind(name) != "tableau":
             continue
         if not cards:
             built += 1
@@ -801,13 +791,24 @@ def pile_counts(piles: Mapping[str, Mapping[str, Any]]) -> tuple[int, int, int]:
     home = down = talon = 0
     for name, pile in piles.items():
         cards = len(pile.get("down", [])) + len(pile.get("up", []))
-        if name in ("stock", "waste"):
+        kind = _pile_kind(name)
+        if kind == "talon":
             talon += cards
-        elif name[:1] == "f" and name[1:].isdigit():
+        elif kind == "foundation":
             home += cards
         else:
             down += len(pile.get("down", []))
     return home, down, talon
+
+
+def _pile_kind(name: str) -> str:
+    """``"talon"`` (the stock and the waste), ``"foundation"`` (``f1``, ``f2``...) or
+    ``"tableau"`` (every other pile), by the pile's name."""
+    if name in ("stock", "waste"):
+        return "talon"
+    if name[:1] == "f" and name[1:].isdigit():
+        return "foundation"
+    return "tableau"
 
 
 def _undoing(game: Game, legal: list[Move]) -> frozenset[Move]:
