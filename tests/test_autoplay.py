@@ -132,10 +132,10 @@ def test_the_win_rate_has_its_interval() -> None:
 
 
 def test_a_game_whose_hints_changed_alone_keys_its_runs_apart() -> None:
-    """Leoni's Own's worlds changed alone (policy 8 for it), so its stored runs are keyed
-    apart while the other games' runs stay whole."""
+    """Leoni's Own's worlds changed alone (policy 8 for it, 9 since), so its stored runs are
+    keyed apart from the other games' runs."""
     policy = Policy(16, 10_000)
-    assert autoplay_version("leonis-own") == 8
-    assert autoplay_version("klondike") == AUTOPLAY_VERSION == 7
-    assert '"version":8' in policy.key("leonis-own")
-    assert '"version":7' in policy.key("klondike")
+    assert autoplay_version("leonis-own") == 9
+    assert autoplay_version("klondike") == AUTOPLAY_VERSION == 8
+    assert '"version":9' in policy.key("leonis-own")
+    assert '"version":8' in policy.key("klondike")

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import patience
+import patience.solve as solve_module
 from patience import record
 from patience.cli import main
 from patience.engine import Game
@@ -154,6 +155,61 @@ def test_solving_continues_a_game_and_keeps_its_history() -> None:
     assert solution.result == "won"
     game.replay_moves(solution.moves)
     assert game.outcome().result == "won"
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def first_search(game: Game, engine: str) -> tuple[str, str]:
+    """The verdict and why of the engine's search with the game's history, before
+    :func:`solve` settles a failure that only the history caused."""
+    history = solve_module._history(game)[:-1]
+    if engine == "core":
+        result, _, _, _, why, _ = solve_module.core.solve(
+            game.rules,
+            game.state,
+            history,
+            seconds=None,
+            nodes=100_000,
+            max_states=solve_module.core.CORE_MAX_STATES,
+            cpu_time=False,
+        )
+        return result, why
+    bound = solve_module.adapter_for(game.rules)
+    found = search.solver_search(
+        bound.adapter,
+        bound.node(game.state),
+        search.Budget(nodes=100_000),
+        [bound.node(state) for state in history],
+    )
+    return found.result, found.why
+
+
+@pytest.mark.parametrize("engine", ["core", "python"])
+def test_a_failure_that_only_the_history_caused_is_no_proof(engine: str) -> None:
+    # Deal 67 after 291 moves of a game that the hint policy went on to win (tuning deals of
+    # the blunder check): every line the pruning rules keep recreates a position already
+    # played, and the rules are proved for a game whose positions may repeat. Solvers up to
+    # core 8 and Python 5 called the position unwinnable.
+    game = record.load(DATA / "klondike-67-history.rec")
+    assert first_search(game, engine) == ("unknown", search.HISTORY_ONLY)
+    solution = solve(game, nodes=100_000, engine=engine)
+    assert solution.result == "won"
+    game.replay_moves(solution.moves)
+    assert game.outcome().result == "won"
+
+
+@pytest.mark.parametrize("engine", ["core", "python"])
+def test_a_position_lost_even_where_positions_may_repeat_is_lost_with_its_history(
+    engine: str,
+) -> None:
+    # Deal 25 (draw 3) is lost; after seven turns of the stock the search with the history
+    # fails only through refused positions, and the search without it proves the loss.
+    game = patience.new("klondike", deal=25, draw=3)
+    for _ in range(7):
+        game.push("stock")
+    assert first_search(game, engine) == ("unknown", search.HISTORY_ONLY)
+    assert solve(game, nodes=100_000, engine=engine).result == "unwinnable"
 
 
 @pytest.mark.parametrize("draw", [1, 3])

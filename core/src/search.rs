@@ -166,6 +166,11 @@ pub const STAGED_MEMORY: &str = "the staged search reached its memory bound";
 /// its last depth-first part.
 const STAGED_BYTES: usize = 1 << 30;
 pub const INTERRUPTED: &str = "interrupted";
+/// Every line failed, but only because some of them would have recreated a position the game
+/// had already been in: no proof, since the pruning rules are proved for a game whose positions
+/// may repeat (docs/solving.md, "History"). The caller may search again without the history.
+pub const HISTORY_ONLY: &str =
+    "no win found that avoids the positions already played (no proof: the pruning rules assume positions may repeat)";
 
 /// Counts nodes against a budget and the clock; asks `interrupt` now and then whether to stop.
 pub struct Meter<'a> {
@@ -239,6 +244,9 @@ struct Frame<A: Adapter> {
     canons: Vec<Key>,
     index: usize,
     dependent: bool,
+    /// A step of this node or of a node below it that failed was refused because it would
+    /// recreate one of the game's positions before the search.
+    by_history: bool,
     may_fall_back: bool,
 }
 
@@ -337,9 +345,11 @@ pub fn depth_first_carried<A: Adapter>(
     // The game's past positions count as on the path for good.
     let mut on_path: KeyMap<u32> = KeyMap::default();
     let mut layouts: KeyMap<u32> = KeyMap::default();
+    let mut before_root: KeyMap<u32> = KeyMap::default();
     for past in history {
         let path = scratch.path(adapter, past);
         count_in(&mut on_path, path);
+        count_in(&mut before_root, path);
         let layout = scratch.layout(adapter, past);
         count_in(&mut layouts, layout);
     }
@@ -409,6 +419,7 @@ pub fn depth_first_carried<A: Adapter>(
             canons,
             index: 0,
             dependent: false,
+            by_history: false,
             may_fall_back: dominance,
         });
     }
@@ -434,6 +445,7 @@ pub fn depth_first_carried<A: Adapter>(
             restart,
         );
         let mut restarted = false;
+        let mut root_by_history = false;
         while let Some((frame, below)) = stack.split_last_mut() {
             if frame.index >= frame.steps.len() {
                 // Every step failed: the node is lost. Keep it in the table only if that did
@@ -447,6 +459,12 @@ pub fn depth_first_carried<A: Adapter>(
                 }
                 count_out(&mut on_path, frame.path);
                 count_out(&mut layouts, frame.layout);
+                if frame.by_history {
+                    match stack.last_mut() {
+                        Some(parent) => parent.by_history = true,
+                        None => root_by_history = true,
+                    }
+                }
                 if frame.dependent {
                     if let Some(parent) = stack.last_mut() {
                         parent.dependent = true;
@@ -479,14 +497,17 @@ pub fn depth_first_carried<A: Adapter>(
             }
             let child_path = scratch.path(adapter, child);
             let mut refused = on_path.contains_key(&child_path);
+            let mut by_history = before_root.contains_key(&child_path);
             if !refused && layouts.get(&frame.layout).copied().unwrap_or(0) > 1 {
                 scratch.inner.clear();
                 let node = node_above(root, below);
                 adapter.inner_keys(node, &frame.steps[index].0, &mut scratch.inner);
                 refused = scratch.inner.iter().any(|key| on_path.contains_key(key));
+                by_history = scratch.inner.iter().any(|key| before_root.contains_key(key));
             }
             if refused {
                 frame.dependent = true;
+                frame.by_history |= by_history;
                 if frame.may_fall_back && frame.steps.len() == 1 {
                     // The one safe step is refused: fall back to every step.
                     frame.may_fall_back = false;
@@ -596,6 +617,11 @@ pub fn depth_first_carried<A: Adapter>(
             );
         }
         if !restarted {
+            if root_by_history {
+                let mut found = meter.result(Verdict::Unknown, HISTORY_ONLY, Vec::new());
+                found.states = largest.max(seen.len());
+                return found;
+            }
             let mut found = meter.result(Verdict::Unwinnable, "", Vec::new());
             found.states = largest.max(seen.len());
             return found;
@@ -1086,7 +1112,7 @@ pub fn solver_search<A: Adapter>(
             interrupt,
             carried.as_deref_mut(),
         );
-        if found.verdict != Verdict::Unknown || found.why == INTERRUPTED {
+        if found.verdict != Verdict::Unknown || [INTERRUPTED, HISTORY_ONLY].contains(&found.why) {
             return found;
         }
         spent = found;

@@ -18,7 +18,8 @@ card, face-down ones too ("thoughtful" solving).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from ..engine import Game, Rules, State
@@ -37,7 +38,7 @@ from .hint import Hint, hint
 from .klondike import KlondikeAdapter
 from .leonis_own import LeonisOwnAdapter
 from .napoleon import NapoleonAdapter
-from .search import Adapter, Budget, SearchResult, Verdict, solver_search
+from .search import HISTORY_ONLY, Adapter, Budget, SearchResult, Verdict, solver_search
 from .spider import SpiderAdapter
 
 __all__ = [
@@ -254,10 +255,46 @@ def solve(
         engine = "python"
     chosen = engine or default_engine(game.name)
     history = _history(game)[:-1] if past is None else list(past)
-    if chosen == "core":
+    search = partial(
+        _search,
+        game.rules,
+        game.state,
+        engine=chosen,
+        generic=generic,
+        max_states=max_states,
+        cpu_time=cpu_time,
+        dominance=dominance,
+        table=table,
+    )
+    solution = search(history, seconds=seconds, nodes=nodes)
+    if solution.why == HISTORY_ONLY:
+        solution = _without_history(
+            game.rules, game.state, history, solution, search, seconds, nodes, dominance
+        )
+    if solution.result == Verdict.WON and replay:
+        _check_win(game, solution.moves)
+    return solution
+
+
+def _search(
+    rules: Rules[Any],
+    state: State,
+    history: list[State],
+    *,
+    engine: str,
+    generic: bool,
+    seconds: float | None,
+    nodes: int | None,
+    max_states: int | None,
+    cpu_time: bool,
+    dominance: bool,
+    table: bool,
+) -> Solution:
+    """One search of ``engine`` from ``state``, ``history`` not to be recreated."""
+    if engine == "core":
         result, moves, expanded, spent, why, _ = core.solve(
-            game.rules,
-            game.state,
+            rules,
+            state,
             history,
             seconds=seconds,
             nodes=nodes,
@@ -266,25 +303,69 @@ def solve(
             dominance=dominance,
             table=table,
         )
-        solution = Solution(Verdict(result), moves, expanded, spent, why)
-        if solution.result == Verdict.WON and replay:
-            _check_win(game, solution.moves)
-        return solution
-    if max_states is None:
-        max_states = Budget.max_states
-    bound = adapter_for(game.rules, generic)
+        return Solution(Verdict(result), moves, expanded, spent, why)
+    bound = adapter_for(rules, generic)
     found: SearchResult = solver_search(
         bound.adapter,
-        bound.node(game.state),
-        Budget(seconds=seconds, nodes=nodes, max_states=max_states, cpu_time=cpu_time),
-        [bound.node(state) for state in history],
+        bound.node(state),
+        Budget(
+            seconds=seconds,
+            nodes=nodes,
+            max_states=Budget.max_states if max_states is None else max_states,
+            cpu_time=cpu_time,
+        ),
+        [bound.node(past) for past in history],
         dominance=dominance,
         table=table,
     )
-    solution = Solution(found.result, found.moves, found.nodes, found.seconds, found.why)
-    if solution.result == Verdict.WON and replay:
-        _check_win(game, solution.moves)
-    return solution
+    return Solution(found.result, found.moves, found.nodes, found.seconds, found.why)
+
+
+def _without_history(
+    rules: Rules[Any],
+    state: State,
+    history: list[State],
+    failed: Solution,
+    search: Callable[..., Solution],
+    seconds: float | None,
+    nodes: int | None,
+    dominance: bool,
+) -> Solution:
+    """What the search with ``history`` could not settle (``failed``: every line it tried was
+    refused for recreating a position of ``history``, or cut by a pruning rule proved only for
+    a game whose positions may repeat), settled with the rest of the budget if it can be: by a
+    search that ignores the history (a position lost even where positions may repeat is lost
+    under the rule, which only takes moves away; a win of it that recreates no position of
+    ``history`` is a win), then, with ``dominance``, by a search with the history and without
+    the dominance rules (a win it finds keeps the rule). Anything else stays ``unknown``
+    (docs/solving.md, "History")."""
+    tries = [([], dominance), *([(history, False)] if dominance else [])]
+    for past, pruned in tries:
+        spent = failed.nodes, failed.seconds
+        left_seconds = None if seconds is None else seconds - failed.seconds
+        left_nodes = None if nodes is None else nodes - failed.nodes
+        if (left_seconds is not None and left_seconds <= 0) or (
+            left_nodes is not None and left_nodes < 1
+        ):
+            break
+        again = search(past, seconds=left_seconds, nodes=left_nodes, dominance=pruned)
+        again = replace(again, nodes=spent[0] + again.nodes, seconds=spent[1] + again.seconds)
+        if again.result == Verdict.UNWINNABLE and not past:
+            return again
+        if again.result == Verdict.WON and (past or _avoids(rules, state, again.moves, history)):
+            return again
+        failed = replace(failed, nodes=again.nodes, seconds=again.seconds)
+    return failed
+
+
+def _avoids(rules: Rules[Any], state: State, moves: list[Move], history: list[State]) -> bool:
+    """True if playing ``moves`` from ``state`` recreates no position of ``history``."""
+    seen = {rules.key(past) for past in history}
+    for move in moves:
+        state, _ = rules.perform(state, move)
+        if rules.key(state) in seen:
+            return False
+    return True
 
 
 def solve_state(

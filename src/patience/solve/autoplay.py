@@ -35,13 +35,15 @@ __all__ = [
 ]
 
 #: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
-#: of different policies are never mixed.
-AUTOPLAY_VERSION = 7
-#: Games whose hints changed since, alone, and their versions (the other games' stored runs
-#: stay whole): Leoni's Own 8, its worlds keep the deal's exile rule (no card of a squared
-#: pile's own rank before a card is put under one); Spider 8, a row dealt from the stock no
-#: longer counts as progress and the close calls are searched again deeper.
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 8, "spider": 8}
+#: of different policies are never mixed. 8: a world's search that failed only because its lines
+#: would recreate positions of the world's past is no longer counted as a proved loss
+#: (docs/solving.md, "History"); Klondike's hints also judge 64 worlds instead of 32.
+AUTOPLAY_VERSION = 8
+#: Games whose hints changed apart from the others, and their versions (the other games'
+#: stored runs stay whole): Leoni's Own 9 (8: its worlds keep the deal's exile rule, no card of
+#: a squared pile's own rank before a card is put under one); Spider 9 (8: a row dealt from the
+#: stock no longer counts as progress and the close calls are searched again deeper).
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 9, "spider": 9}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

@@ -41,6 +41,7 @@ from typing import Generic, TypeVar
 from ..moves import Move
 
 __all__ = [
+    "HISTORY_ONLY",
     "Adapter",
     "Budget",
     "SearchResult",
@@ -58,6 +59,16 @@ S = TypeVar("S")
 
 #: How many nodes are expanded between two looks at the clock.
 CLOCK_EVERY = 256
+
+#: Why a depth-first search that failed everywhere answers ``unknown`` when some of its lines
+#: were refused for recreating a position the game was in before the search: the pruning rules
+#: are proved for a game whose positions may repeat (docs/solving.md, "History"), so the failure
+#: proves nothing. :func:`patience.solve.solve` then searches again without the history. The
+#: core says the same in the same words.
+HISTORY_ONLY = (
+    "no win found that avoids the positions already played "
+    "(no proof: the pruning rules assume positions may repeat)"
+)
 
 
 def one_of_the_first(steps: list[S], key: bytes, restart: int, width: int) -> list[S]:
@@ -198,6 +209,7 @@ class Adapter(Generic[N, T]):
 
 class _Frame(Generic[N, T]):
     __slots__ = (
+        "by_history",
         "canon",
         "dependent",
         "index",
@@ -220,6 +232,9 @@ class _Frame(Generic[N, T]):
         self.steps: list[tuple[T, N]] = []
         self.index = 0
         self.dependent = False
+        #: A step of this node or of a node below it that failed was refused because it would
+        #: recreate one of the game's positions before the search.
+        self.by_history = False
         self.may_fall_back = False
 
 
@@ -254,6 +269,7 @@ def depth_first(
             else:
                 del counts[key]
 
+    before_root = {adapter.path_key(past) for past in history}
     for past in history:
         enter(adapter.path_key(past), adapter.layout_key(past))
 
@@ -283,6 +299,7 @@ def depth_first(
 
     root_canon = adapter.canonical(root)
     nodes = 1
+    root_by_history = False
     while True:
         if table:
             seen[root_canon] = adapter.worse(root)
@@ -294,6 +311,11 @@ def depth_first(
                 # not depend on the path (else it may be searched again from another path).
                 stack.pop()
                 leave(frame.path, frame.layout)
+                if frame.by_history:
+                    if stack:
+                        stack[-1].by_history = True
+                    else:
+                        root_by_history = True
                 if frame.dependent:
                     if stack:
                         stack[-1].dependent = True
@@ -314,10 +336,14 @@ def depth_first(
                     continue
             child_path = adapter.path_key(child)
             refused = child_path in on_path
+            by_history = child_path in before_root
             if not refused and layouts.get(frame.layout, 0) > 1:
-                refused = any(key in on_path for key in adapter.inner_keys(frame.node, step))
+                inner = list(adapter.inner_keys(frame.node, step))
+                refused = any(key in on_path for key in inner)
+                by_history = any(key in before_root for key in inner)
             if refused:
                 frame.dependent = True
+                frame.by_history |= by_history
                 if frame.may_fall_back and len(frame.steps) == 1:
                     # The one safe step is refused: fall back to every step.
                     frame.may_fall_back = False
@@ -357,6 +383,8 @@ def depth_first(
                 seen[canon] = worse
             push(child, canon, old)
         else:
+            if root_by_history:
+                return result(Verdict.UNKNOWN, HISTORY_ONLY)
             return result(Verdict.UNWINNABLE)
 
 
@@ -601,7 +629,7 @@ def solver_search(
         found = run(adapter, root, _slice(budget, share, spent), history)
         found.nodes += spent.nodes
         found.seconds += spent.seconds
-        if found.result != Verdict.UNKNOWN:
+        if found.result != Verdict.UNKNOWN or found.why == HISTORY_ONLY:
             return found
         spent = found
     rest = _slice(budget, 1.0, spent)
