@@ -666,8 +666,8 @@ def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPat
     assert GAME_BUDGETS["spider"] == (4, 10_000)
     assert hint_budget("spider") == {"samples": 4, "nodes": 10_000}
     assert hint_json(spider)["samples"] == 4
-    assert hint_budget("klondike") == {"samples": 64, "nodes": 5_000}
-    assert hint_json(patience.new("klondike", deal=1))["samples"] == 64
+    assert hint_budget("klondike") == {"samples": 32, "nodes": 5_000}
+    assert hint_json(patience.new("klondike", deal=1))["samples"] == 32
     assert hint_budget("canfield") == {"samples": 32, "nodes": 10_000}
     assert hint_json(patience.new("canfield", deal=1))["samples"] == 32
     assert hint_budget("napoleon")["samples"] == DEFAULT_SAMPLES

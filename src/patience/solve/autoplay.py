@@ -37,7 +37,7 @@ __all__ = [
 #: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
 #: of different policies are never mixed. 8: a world's search that failed only because its lines
 #: would recreate positions of the world's past is no longer counted as a proved loss
-#: (docs/solving.md, "History"); Klondike's hints also judge 64 worlds instead of 32.
+#: (docs/solving.md, "History").
 AUTOPLAY_VERSION = 8
 #: Games whose hints changed apart from the others, and their versions (the other games'
 #: stored runs stay whole): Leoni's Own 9 (8: its worlds keep the deal's exile rule, no card of
