@@ -169,8 +169,8 @@ pub const INTERRUPTED: &str = "interrupted";
 /// Every line failed, but only because some of them would have recreated a position the game
 /// had already been in: no proof, since the pruning rules are proved for a game whose positions
 /// may repeat (docs/solving.md, "History"). The caller may search again without the history.
-pub const HISTORY_ONLY: &str =
-    "no win found that avoids the positions already played (no proof: the pruning rules assume positions may repeat)";
+pub const HISTORY_ONLY: &str = "no win found that avoids the positions already played, which \
+    proves nothing: the pruning rules assume that positions may repeat";
 
 /// Counts nodes against a budget and the clock; asks `interrupt` now and then whether to stop.
 pub struct Meter<'a> {
@@ -497,13 +497,14 @@ pub fn depth_first_carried<A: Adapter>(
             }
             let child_path = scratch.path(adapter, child);
             let mut refused = on_path.contains_key(&child_path);
-            let mut by_history = before_root.contains_key(&child_path);
+            let mut by_history = refused && before_root.contains_key(&child_path);
             if !refused && layouts.get(&frame.layout).copied().unwrap_or(0) > 1 {
                 scratch.inner.clear();
                 let node = node_above(root, below);
                 adapter.inner_keys(node, &frame.steps[index].0, &mut scratch.inner);
                 refused = scratch.inner.iter().any(|key| on_path.contains_key(key));
-                by_history = scratch.inner.iter().any(|key| before_root.contains_key(key));
+                by_history =
+                    refused && scratch.inner.iter().any(|key| before_root.contains_key(key));
             }
             if refused {
                 frame.dependent = true;

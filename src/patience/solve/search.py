@@ -66,8 +66,8 @@ CLOCK_EVERY = 256
 #: proves nothing. :func:`patience.solve.solve` then searches again without the history. The
 #: core says the same in the same words.
 HISTORY_ONLY = (
-    "no win found that avoids the positions already played "
-    "(no proof: the pruning rules assume positions may repeat)"
+    "no win found that avoids the positions already played, which proves nothing: "
+    "the pruning rules assume that positions may repeat"
 )
 
 
@@ -336,11 +336,11 @@ def depth_first(
                     continue
             child_path = adapter.path_key(child)
             refused = child_path in on_path
-            by_history = child_path in before_root
+            by_history = refused and child_path in before_root
             if not refused and layouts.get(frame.layout, 0) > 1:
                 inner = list(adapter.inner_keys(frame.node, step))
                 refused = any(key in on_path for key in inner)
-                by_history = any(key in before_root for key in inner)
+                by_history = refused and any(key in before_root for key in inner)
             if refused:
                 frame.dependent = True
                 frame.by_history |= by_history
