@@ -34,6 +34,7 @@ from patience.solve.hint import (
     hint_budget,
     remembered_view,
 )
+from patience.solve.search import HISTORY_ONLY
 from patience.terminal import PlaySession
 
 with warnings.catch_warnings():
@@ -422,10 +423,11 @@ def test_hint_in_the_terminal() -> None:
 
 
 class _Verdict:
-    """A stand-in for a solver's answer: only its result is read."""
+    """A stand-in for a solver's answer: only its result and why are read."""
 
-    def __init__(self, result: str) -> None:
+    def __init__(self, result: str, why: str = "") -> None:
         self.result = result
+        self.why = why
 
 
 def fake_solver(bias: int) -> Any:
@@ -537,6 +539,24 @@ def test_only_the_close_calls_are_deepened(monkeypatch: pytest.MonkeyPatch) -> N
     assert set(budgets) == {100}
     with pytest.raises(ValueError, match="deepen"):
         hint(layout_game(), samples=8, seconds=None, nodes=100, deepen=0)
+
+
+def test_a_world_whose_lines_all_recreate_its_past_counts_as_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search whose every line kept would recreate a position of the world's past answers
+    unknown (no proof: docs/solving.md, "History"); the hint counts the world as lost after the
+    move, not as undecided."""
+    game = patience.new("klondike", deal=1, draw=3)
+    game.push("stock")
+
+    def solver(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        return _Verdict("unknown", HISTORY_ONLY)
+
+    monkeypatch.setattr(patience.solve, "solve_state", solver)
+    answer = hint(game, samples=4, seconds=None, nodes=100, race=False)
+    assert answer.samples == 4
+    assert (answer.wins, answer.lost, answer.unknown) == (0, 4, 0)
 
 
 def test_racing_keeps_every_move_that_could_still_be_chosen() -> None:

@@ -35,9 +35,11 @@ __all__ = [
 ]
 
 #: The hint policy's version: bumped whenever a change can alter a game it plays, so that rows
-#: of different policies are never mixed. 8: a world's search that failed only because its lines
-#: would recreate positions of the world's past is no longer counted as a proved loss
-#: (docs/solving.md, "History").
+#: of different policies are never mixed. 8: the solver no longer calls a position proved lost
+#: when only the positions already played cut every line its pruning rules keep, and searches on
+#: (docs/solving.md, "History"): a world it then wins counts as won (lost before; a world with
+#: no way round counts as lost, as before), and a position with nothing hidden is no longer
+#: given up on such a false proof.
 AUTOPLAY_VERSION = 8
 #: Games whose hints changed apart from the others, and their versions (the other games'
 #: stored runs stay whole): Leoni's Own 9 (8: its worlds keep the deal's exile rule, no card of

@@ -25,6 +25,7 @@ from ..cards import Card
 from ..engine import Game, Rules, State
 from ..moves import Move
 from ..stats import Interval
+from .search import HISTORY_ONLY
 
 __all__ = [
     "DEEPEN",
@@ -102,7 +103,8 @@ class Hint:
     nothing is hidden and the solver proved that nothing wins or found no win).
     ``chance`` is the share of the ``samples`` worlds that the solver still won after ``move``
     (worlds whose search ran out of budget count as not won, and are counted in ``unknown``;
-    those proved lost in ``lost``), and ``low``-``high`` its 95% (Wilson) interval. ``exact``
+    those proved lost, or where every line the search keeps would recreate a position of the
+    world's past, in ``lost``), and ``low``-``high`` its 95% (Wilson) interval. ``exact``
     is true when nothing was hidden and the solver gave a final answer (``chance`` is then 1 or
     0). ``votes`` counts, per legal move judged (engine notation), the worlds still won after
     it (a move dropped by the race, as unable to be the best, in the worlds it was judged in);
@@ -580,9 +582,16 @@ class _Judged:
             if after is None:
                 continue
             share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            found: str = solve_state(
+            solution = solve_state(
                 self.rules, after, past=self.history, seconds=share, nodes=nodes, replay=False
-            ).result
+            )
+            found: str = solution.result
+            if solution.why == HISTORY_ONLY:
+                # Every line the search kept would recreate a position of this world's past, and
+                # neither the search without the past nor the one without the pruning rules found
+                # a way round: lost as far as the search can tell (no proof, docs/solving.md,
+                # "History"), and counted so, as before the solver said it was no proof.
+                found = "unwinnable"
             if _BETTER.get(found, 2) > _BETTER[result]:
                 result = found
             if found == "won":
