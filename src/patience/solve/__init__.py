@@ -341,7 +341,6 @@ def _without_history(
     (docs/solving.md, "History")."""
     tries = [([], dominance), *([(history, False)] if dominance else [])]
     for past, pruned in tries:
-        spent = failed.nodes, failed.seconds
         left_seconds = None if seconds is None else seconds - failed.seconds
         left_nodes = None if nodes is None else nodes - failed.nodes
         if (left_seconds is not None and left_seconds <= 0) or (
@@ -349,12 +348,12 @@ def _without_history(
         ):
             break
         again = search(past, seconds=left_seconds, nodes=left_nodes, dominance=pruned)
-        again = replace(again, nodes=spent[0] + again.nodes, seconds=spent[1] + again.seconds)
-        if again.result == Verdict.UNWINNABLE and not past:
-            return again
-        if again.result == Verdict.WON and (past or _avoids(rules, state, again.moves, history)):
-            return again
-        failed = replace(failed, nodes=again.nodes, seconds=again.seconds)
+        nodes_spent, seconds_spent = failed.nodes + again.nodes, failed.seconds + again.seconds
+        lost = again.result == Verdict.UNWINNABLE and not past
+        won = again.result == Verdict.WON and (past or _avoids(rules, state, again.moves, history))
+        if lost or won:
+            return replace(again, nodes=nodes_spent, seconds=seconds_spent)
+        failed = replace(failed, nodes=nodes_spent, seconds=seconds_spent)
     return failed
 
 
