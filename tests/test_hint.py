@@ -351,6 +351,33 @@ def test_nothing_hidden_is_solved_exactly() -> None:
     assert answer.to_json()["exact"] is True
 
 
+def test_the_last_hidden_card_is_known_and_the_game_solved_exactly() -> None:
+    # One card face down: it can only be the one card the view names nowhere, so the hint
+    # solves the game itself as when nothing is hidden. Two face down cards can lie two ways.
+    runs = ["Kc Qh Jc Th", "Kh Qc Jh Tc", "Kd Qs Jd Ts", "Ks Qd Js"]
+    game = klondike(
+        [([], run.split()) for run in runs[:3]] + [(["Td"], runs[3].split())], [], [9] * 4
+    )
+    view = remembered_view(game)
+    assert has_hidden_cards(view)
+    assert game.rules.hidden_cards_known(view)
+    answer = hint(game, **QUICK)
+    assert answer.exact
+    assert answer.chance == 1.0
+    assert answer.samples == 0
+    assert answer.move in game.legal_moves()
+    two = ["Kc Qh Jc", "Kh Qc Jh Tc", "Kd Qs Jd Ts", "Ks Qd Js"]
+    hidden = klondike(
+        [([], two[0].split())]
+        + [([], r.split()) for r in two[1:3]]
+        + [(["Td", "Th"], two[3].split())],
+        [],
+        [9] * 4,
+    )
+    assert not hidden.rules.hidden_cards_known(remembered_view(hidden))
+    assert not hint(hidden, **QUICK).exact
+
+
 def test_a_game_over_gets_a_clear_answer() -> None:
     won = open_endgame()
     while not won.is_over():

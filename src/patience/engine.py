@@ -568,15 +568,7 @@ class Rules(abc.ABC, Generic[S]):
         ``null`` pile places, which is all that most patience games hide (face-down cards,
         squared piles); games with hidden parts beside the piles (hands, a stock kept apart)
         override it. Raises :class:`PositionError` when the view hides more than its piles."""
-        unseen = Counter(str(card) for card in self.deck())
-        places = 0
-        for pile in view["piles"].values():
-            for part in ("down", "up"):
-                for card in pile.get(part, []):
-                    if card is None:
-                        places += 1
-                    else:
-                        unseen[card] -= 1
+        unseen, places = self._unseen(view)
         cards = sorted(unseen.elements())
         if len(cards) != places or any(count < 0 for count in unseen.values()):
             raise PositionError(
@@ -595,6 +587,30 @@ class Rules(abc.ABC, Generic[S]):
         position = {key: value for key, value in view.items() if key not in VIEW_ONLY}
         position["piles"] = piles
         return self.state_from_json(position)
+
+    def hidden_cards_known(self, view: Mapping[str, Any]) -> bool:
+        """True when the cards ``view`` hides can lie only one way, so that the view tells the
+        whole position: nothing is hidden, or every card it names nowhere has the same face
+        (the last card face down, or copies of one card in a game of several packs). False when
+        the view hides cards outside its piles (the default sampler's count does not add up)."""
+        unseen, places = self._unseen(view)
+        cards = list(unseen.elements())
+        if len(cards) != places or any(count < 0 for count in unseen.values()):
+            return False
+        return len(set(cards)) <= 1
+
+    def _unseen(self, view: Mapping[str, Any]) -> tuple[Counter[str], int]:
+        """The deck's cards that ``view`` names nowhere (by name), and its ``null`` places."""
+        unseen = Counter(str(card) for card in self.deck())
+        places = 0
+        for pile in view["piles"].values():
+            for part in ("down", "up"):
+                for card in pile.get(part, []):
+                    if card is None:
+                        places += 1
+                    else:
+                        unseen[card] -= 1
+        return unseen, places
 
     def parse_text(self, state: S, text: str) -> Move | None:
         """A move written in the game's own short notation (``Th 0 5`` in Leopard), or None to

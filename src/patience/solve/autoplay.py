@@ -39,13 +39,16 @@ __all__ = [
 #: when only the positions already played cut every line its pruning rules keep, and searches on
 #: (docs/solving.md, "History"): a world it then wins counts as won (lost before; a world with
 #: no way round counts as lost, as before), and a position with nothing hidden is no longer
-#: given up on such a false proof.
-AUTOPLAY_VERSION = 8
+#: given up on such a false proof. 9: when the hidden cards can lie only one way (the last card
+#: face down), the hint solves the game itself and follows the win, as when nothing is hidden
+#: (it judged every move in the one world before, and walked on with every move "won").
+AUTOPLAY_VERSION = 9
 #: Games whose hints changed apart from the others, and their versions (the other games'
 #: stored runs stay whole): Leoni's Own 9 (8: its worlds keep the deal's exile rule, no card of
 #: a squared pile's own rank before a card is put under one); Spider 9 (8: a row dealt from the
-#: stock no longer counts as progress and the close calls are searched again deeper).
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 9, "spider": 9}
+#: stock no longer counts as progress and the close calls are searched again deeper); each 10
+#: with policy 9's change.
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 10, "spider": 10}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

@@ -350,8 +350,9 @@ def hint(
     played: the same position asked twice gets the same worlds); in each, every legal move is
     played and the world after it solved with at most ``nodes`` nodes. ``seconds`` bounds the
     whole hint (None: no clock, which makes the hint reproducible on any machine; with the
-    clock, the worlds judged before it ran out count). When nothing is hidden the game itself
-    is solved with the whole budget (``nodes`` times ``samples``). With ``race`` (the default)
+    clock, the worlds judged before it ran out count). When nothing is hidden, or the hidden
+    cards can lie only one way (:meth:`Rules.hidden_cards_known`), the game itself is solved
+    with the whole budget (``nodes`` times ``samples``). With ``race`` (the default)
     a move stops being judged once it can no longer be among the best: the same move and
     chance, sooner, but the ``votes`` of such a move count only the worlds it was judged in.
     ``deepen`` (None: the game's :data:`DEEPEN`, else 1) searches the close calls again with
@@ -408,7 +409,9 @@ def hint(
             deepen,
         )
 
-    if not has_hidden_cards(view):
+    if not has_hidden_cards(view) or game.rules.hidden_cards_known(view):
+        # Every card is known (the cards hidden can lie only one way, such as the last card
+        # face down): the game's own position is the one world there is.
         exact = _exact(game, legal, seconds, None if nodes is None else nodes * samples, started)
         if exact.exact or exact.move is not None:
             return exact
@@ -421,7 +424,8 @@ def hint(
 def _exact(
     game: Game, legal: list[Move], seconds: float | None, nodes: int | None, started: float
 ) -> Hint:
-    """Nothing is hidden: the game's own position is all the player knows, so solve it."""
+    """Every card is known (nothing is hidden, or the hidden cards can lie only one way): the
+    game's own position is all the player knows, so solve it."""
     from . import solve  # the package imports this module: import its solver when used
 
     solution = solve(game, seconds=seconds, nodes=nodes)
@@ -430,12 +434,12 @@ def _exact(
     # is legal here.
     if solution.result == "won" and solution.moves and solution.moves[0] in legal:
         first = solution.moves[0]
-        reason = "nothing is hidden and the solver found a win"
+        reason = "every card is known and the solver found a win"
         return Hint(first, 1.0, 0, True, 1, 0, {first.text(): 1}, reason, took)
     if solution.result == "unwinnable":
-        reason = "nothing is hidden and the solver proved that no move wins any more"
+        reason = "every card is known and the solver proved that no move wins any more"
         return Hint(None, 0.0, 0, True, reason=reason, seconds=took)
-    reason = f"nothing is hidden, but the solver found no win within the budget ({solution.why})"
+    reason = f"every card is known, but the solver found no win within the budget ({solution.why})"
     return Hint(None, 0.0, 0, False, unknown=1, reason=reason, seconds=took)
 
 
