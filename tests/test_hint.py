@@ -450,11 +450,12 @@ def test_hint_in_the_terminal() -> None:
 
 
 class _Verdict:
-    """A stand-in for a solver's answer: only its result and why are read."""
+    """A stand-in for a solver's answer: only its result and why are read (a win has no moves)."""
 
     def __init__(self, result: str, why: str = "") -> None:
         self.result = result
         self.why = why
+        self.moves: list[Move] = []
 
 
 def fake_solver(bias: int) -> Any:
@@ -650,6 +651,31 @@ def test_equally_good_moves_do_not_take_cards_back(monkeypatch: pytest.MonkeyPat
     assert answer.votes[back.text()] == answer.samples  # judged as good as any
     assert answer.move is not None
     assert answer.move != back
+
+
+def test_with_every_world_won_the_shortest_wins_come_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every world is won after every move (a stand-in solver whose wins are longer the more
+    cards lie in t2, and longer still for t3), and the nine of hearts and the nine of diamonds
+    can each go onto the ten of spades, making the same progress: the move with the shorter
+    wins is chosen, not the first of the two."""
+
+    def solve_state(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        verdict = _Verdict("won")
+        verdict.moves = [Move.parse("stock")] * (
+            len(state.piles["t2"]) + 5 * len(state.piles["t3"])
+        )
+        return verdict
+
+    monkeypatch.setattr(patience.solve, "solve_state", solve_state)
+    stock = "Tc Jc Qc Kc 8d Td Jd Qd Kd 8h Th Jh Qh Kh 9s Js Qs Ks".split()
+    game = klondike([([], ["Ts"]), ([], ["9h"]), ([], ["9d"])], stock, [9, 7, 7, 8])
+    hearts, diamonds = Move.parse("t2-t1"), Move.parse("t3-t1")
+    legal = game.legal_moves()
+    assert legal.index(hearts) < legal.index(diamonds)
+    answer = hint(game, **QUICK)
+    assert answer.chance == 1.0
+    assert answer.votes[hearts.text()] == answer.votes[diamonds.text()] == answer.samples
+    assert answer.move == diamonds
 
 
 #: A one-suit Spider position: six suits home, every pile face up and built on by nothing yet,

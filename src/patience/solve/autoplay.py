@@ -40,8 +40,9 @@ __all__ = [
 #: (docs/solving.md, "History"): a world it then wins counts as won (lost before; a world with
 #: no way round counts as lost, as before), and a position with nothing hidden is no longer
 #: given up on such a false proof. 9: when the hidden cards can lie only one way (the last card
-#: face down), the hint solves the game itself and follows the win, as when nothing is hidden
-#: (it judged every move in the one world before, and walked on with every move "won").
+#: face down), the hint solves the game itself and follows the win, as when nothing is hidden;
+#: and among equally good moves after which every world is won, the shortest wins come first
+#: (before, progress chose, and the policy walked on with every move "won").
 AUTOPLAY_VERSION = 9
 #: Games whose hints changed apart from the others, and their versions (the other games'
 #: stored runs stay whole): Leoni's Own 9 (8: its worlds keep the deal's exile rule, no card of

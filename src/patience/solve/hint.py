@@ -514,11 +514,24 @@ def _sampled(
     # progress.
     most = max(tallies[move].score() for move in candidates)
     close = [move for move in candidates if tallies[move].score() >= _close_floor(most)]
+    # Every world judged is won after some of them: the game is won as far as the worlds tell,
+    # and what is left is to finish it. Those moves only; among those of the same progress
+    # (cards home, cards turned face up) and not taking cards back, the shortest wins (over
+    # all worlds) first: progress alone could not tell apart moves that shift runs between
+    # piles, and the policy walked on without end (Klondike draw 3 deal 1089, docs/solving.md).
+    finishing = {
+        move: sum(world.lengths[move] for world in judged)
+        for move in close
+        if tallies[move].won == done
+    }
+    if finishing:
+        close = list(finishing)
     best = max(
         close,
         key=lambda move: (
             *progress[move][:2],
             move not in undoing,
+            -finishing.get(move, 0),
             *progress[move][2:],
             *tallies[move].rank(),
             -candidates.index(move),
@@ -570,6 +583,8 @@ class _Judged:
     #: The positions a step may not pass through.
     seen: set[Hashable]
     results: dict[Move, str]
+    #: For each move whose search won this world: the moves of that win, the move's own included.
+    lengths: dict[Move, int] = field(default_factory=dict)
 
     def judge(self, move: Move, nodes: int | None, deadline: float | None) -> str:
         """The solver's answer in this world after ``move`` (a move that starts steps of
@@ -599,6 +614,7 @@ class _Judged:
             if _BETTER.get(found, 2) > _BETTER[result]:
                 result = found
             if found == "won":
+                self.lengths[move] = len(line) + len(solution.moves)
                 break
         return result
 
