@@ -667,7 +667,10 @@ def test_with_every_world_won_the_shortest_wins_come_first(monkeypatch: pytest.M
         return verdict
 
     monkeypatch.setattr(patience.solve, "solve_state", solve_state)
-    stock = "Tc Jc Qc Kc 8d Td Jd Qd Kd 8h Th Jh Qh Kh 9s Js Qs Ks".split()
+    stock = [
+        *["Tc", "Jc", "Qc", "Kc", "8d", "Td", "Jd", "Qd", "Kd"],
+        *["8h", "Th", "Jh", "Qh", "Kh", "9s", "Js", "Qs", "Ks"],
+    ]
     game = klondike([([], ["Ts"]), ([], ["9h"]), ([], ["9d"])], stock, [9, 7, 7, 8])
     hearts, diamonds = Move.parse("t2-t1"), Move.parse("t3-t1")
     legal = game.legal_moves()
