@@ -450,7 +450,8 @@ def test_hint_in_the_terminal() -> None:
 
 
 class _Verdict:
-    """A stand-in for a solver's answer: only its result and why are read (a win has no moves)."""
+    """A stand-in for a solver's answer: its result, why and moves (none unless a test sets
+    them) are read."""
 
     def __init__(self, result: str, why: str = "") -> None:
         self.result = result
