@@ -628,25 +628,33 @@ def test_automatic_finish_needs_nothing_hidden_and_a_proved_win() -> None:
     assert len(moves) == 8
     assert all(move.target in {"f1", "f2", "f3", "f4"} for move in moves)
     hidden = klondike(
-        t1=(["Kc"], ["Qd"]), t2=([], ["Kd", "Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
+        t1=(["Kc"], ["Qd"]), t2=(["Kd"], ["Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
     )
     assert autofinish_moves(hidden) is None
+    # One card face down, and the only card seen nowhere: the player knows it, so it counts
+    # as seen (the solver wins from there; turning it up is one of its moves).
+    known = klondike(
+        t1=(["Kc"], ["Qd"]), t2=([], ["Kd", "Qc"]), t3=([], ["Kh", "Qs"]), t4=([], ["Ks", "Qh"])
+    )
+    finish = autofinish_moves(known)
+    assert finish is not None
+    for move in finish:
+        known.push(move)
+    assert known.outcome().result == "won"
     stock = klondike(
-        stock=(["Qh"], []),
+        stock=(["Qh", "Ks"], []),
         t1=([], ["Kc", "Qd"]),
         t2=([], ["Kd", "Qc"]),
         t3=([], ["Kh", "Qs"]),
-        t4=([], ["Ks"]),
     )
     # A stock not yet gone through hides its cards; once a pass is made they count as seen.
     assert autofinish_moves(stock) is None
     seen = klondike(
         1,
-        stock=(["Qh"], []),
+        stock=(["Qh", "Ks"], []),
         t1=([], ["Kc", "Qd"]),
         t2=([], ["Kd", "Qc"]),
         t3=([], ["Kh", "Qs"]),
-        t4=([], ["Ks"]),
     )
     through = autofinish_moves(seen)
     assert through is not None

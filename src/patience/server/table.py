@@ -469,13 +469,14 @@ def _is_foundation(pile: str | None) -> bool:
 
 def finish_possible(game: Game) -> bool:
     """Whether :func:`autofinish_moves` may find a finish: the game goes on and nothing is
-    hidden from the player (quick to tell, unlike the finish itself)."""
+    hidden from the player, or what is hidden can lie only one way (the last card face down
+    is the one card seen nowhere); quick to tell, unlike the finish itself."""
     if game.outcome().is_over:
         return False
     view = game.view(0)
     # The stock's cards count as known once the player has been through it (a pass made).
     seen = STOCK_PILES if getattr(game.state, "redeals", 0) > 0 else ("waste",)
-    return not any(
+    return game.rules.hidden_cards_known(view) or not any(
         name not in seen and any(card is None for card in (*pile["down"], *pile["up"]))
         for name, pile in view["piles"].items()
     )
@@ -487,7 +488,8 @@ def autofinish_moves(game: Game) -> list[Move] | None:
 
     Offered for any one-player game when nothing is hidden from the player (no card face down
     or covered in a squared pile, the waste apart; the stock's cards count as seen once the
-    player has turned the waste over), and either making legal moves to foundations (f1, f2,
+    player has turned the waste over; a hidden card that can only be the one card seen nowhere
+    counts as seen), and either making legal moves to foundations (f1, f2,
     ...) only, the first candidate each time, ends in a win (the stock and waste, if the game
     has them, being empty), or, in a game of hidden cards, the solver proves a win within
     :data:`FINISH_NODES` nodes (its moves, the stock's turns included). The game itself is not
