@@ -21,7 +21,7 @@ from patience.solve.autoplay import (
     play_with_hints,
     win_rate,
 )
-from patience.solve.hint import Hint
+from patience.solve.hint import GAME_BUDGETS, Hint
 
 #: Small budgets: Accordion's deal 3 is won by these hints in about a hundred moves (policy 5;
 #: policy 4 also won deal 2).
@@ -111,6 +111,24 @@ def test_autoplay_reports_the_win_rate_and_resumes(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert "deal 3: won (played in an earlier run)" in again.output
     assert "accordion: won 1 of 1 deals" in again.output
+
+
+def test_autoplay_plays_the_web_apps_hints_unless_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(GAME_BUDGETS, "accordion", (4, 500))
+    db = tmp_path / "autoplay.sqlite3"
+    result = CliRunner().invoke(main, ["autoplay", "accordion", "--range", "3", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    told = CliRunner().invoke(
+        main, ["autoplay", "accordion", "--range", "3", "--nodes", "600", "--db", str(db)]
+    )
+    assert told.exit_code == 0, told.output
+    store = AutoplayDB(db)
+    options = '{"dealing":"one"}'
+    assert set(store.played("accordion", options, Policy(4, 500))) == {3}
+    assert set(store.played("accordion", options, Policy(4, 600))) == {3}
+    store.close()
 
 
 def test_autoplay_refuses_what_it_cannot_play(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from ..games import UnknownGame, resolve_name
 from ..solve import ENGINES, Budget, Solution, solve
 from ..solve.autoplay import AutoplayDB, PlayedGame, Policy, play_with_hints, win_rate
 from ..solve.core import CORE_MAX_STATES, CoreUnavailable
-from ..solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES
+from ..solve.hint import DEFAULT_NODES, DEFAULT_SAMPLES, GAME_BUDGETS, hint_budget
 from ..study import options_key
 from .common import (
     data_dir,
@@ -179,6 +179,16 @@ def _describe(solution: Solution) -> str:
 AUTOPLAY_DB = "autoplay.sqlite3"
 
 
+def _budget_help(part: int, default: int | None) -> str:
+    """The web app's hint budgets (worlds for ``part`` 0, nodes for 1) in words, for --help."""
+    games = ", ".join(
+        f"{budget[part]:,} for {game}"
+        for game, budget in GAME_BUDGETS.items()
+        if budget[part] != default
+    )
+    return f"{games}, else {default:,}" if default is not None else games
+
+
 @click.command("autoplay")
 @click.argument("game_name", metavar="GAME")
 @option_option
@@ -186,16 +196,16 @@ AUTOPLAY_DB = "autoplay.sqlite3"
 @click.option(
     "--nodes",
     type=click.IntRange(min=1),
-    default=DEFAULT_NODES,
-    show_default=True,
-    help="Nodes of each search of a hint (one sampled world after one move).",
+    default=None,
+    help="Nodes of each search of a hint (one sampled world after one move) [default: the "
+    f"web app's hint budget for GAME: {_budget_help(1, DEFAULT_NODES)}].",
 )
 @click.option(
     "--samples",
     type=click.IntRange(min=1),
-    default=DEFAULT_SAMPLES,
-    show_default=True,
-    help="Worlds (deals of the hidden cards) each hint samples.",
+    default=None,
+    help="Worlds (deals of the hidden cards) each hint samples [default: the web app's hint "
+    f"budget for GAME: {_budget_help(0, DEFAULT_SAMPLES)}].",
 )
 @click.option(
     "--db",
@@ -209,8 +219,8 @@ def autoplay_command(
     game_name: str,
     options: tuple[str, ...],
     deals: range,
-    nodes: int,
-    samples: int,
+    nodes: int | None,
+    samples: int | None,
     db_path: Path | None,
     as_json: bool,
 ) -> None:
@@ -227,6 +237,10 @@ def autoplay_command(
             f"{first.name} is not a one-player game: hints are for patience games",
             param_hint="'GAME'",
         )
+    # The web app's budget unless told otherwise: the games played are the hints a player gets.
+    budget = hint_budget(first.name)
+    samples = budget["samples"] if samples is None else samples
+    nodes = budget["nodes"] if nodes is None else nodes
     policy = Policy(samples=samples, nodes=nodes)
     options_text = options_key(first.rules.options)
     store = AutoplayDB(db_path or data_dir() / AUTOPLAY_DB)
