@@ -235,12 +235,40 @@ def test_each_world_gets_the_past_of_its_game() -> None:
     assert solve_state(won.rules, won.state, past=after, nodes=5000).result != "won"
 
 
-def test_games_whose_moves_depend_on_hidden_cards_remember_nothing() -> None:
+def test_games_whose_moves_depend_on_hidden_cards_remember_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     game = patience.new("leonis-own", deal=1)
     rng = random.Random(1)
     for _ in range(30):
         game.push(rng.choice(game.legal_moves()))
+    # Leoni's Own's exiles weave by the ranks of squared cards: a replay cannot follow them.
+    monkeypatch.setattr(type(game.rules), "player_sees_every_card", False)
     assert remembered_view(game) == game.view()
+
+
+@pytest.mark.parametrize("exile", ["top", "choose"])
+def test_a_player_who_saw_every_card_dealt_knows_the_position(exile: str) -> None:
+    """Leoni's Own deals every card face up, one at a time: the memory names every card the
+    view squares or lays face down, where it lies, and the hint solves the game itself."""
+    game = patience.new("leonis-own", deal=2, exile=exile)
+    rng = random.Random(2)
+    for _ in range(20):
+        game.push(rng.choice(game.legal_moves()))
+    view, memory, truth = game.view(), remembered_view(game), game.position()
+    assert has_hidden_cards(view)
+    assert not has_hidden_cards(memory)
+    for name, pile in memory["piles"].items():
+        assert (pile["down"], pile["up"]) == (
+            truth["piles"][name]["down"],
+            truth["piles"][name]["up"],
+        )
+    assert {key: value for key, value in memory.items() if key != "piles"} == {
+        key: value for key, value in view.items() if key != "piles"
+    }
+    answer = hint(game, **QUICK)
+    assert "every card is known (each was seen face up" in answer.reason
+    assert answer.move is None or answer.move in game.legal_moves()
 
 
 @pytest.mark.parametrize("name", ONE_PLAYER)

@@ -384,6 +384,12 @@ class Rules(abc.ABC, Generic[S]):
     #: False (the default, and Leoni's Own, whose exiles weave through squared piles by
     #: their ranks) keeps the hints to the view of the moment.
     replay_tracks_cards: ClassVar[bool] = False
+    #: True when every card passes face up before the player as it is dealt and moved, so that
+    #: a player who remembers knows where each card lies whatever the view hides (Leoni's Own:
+    #: dealt one card at a time face up, each exile seen as it is tried, the squared piles
+    #: restacked in a known order at a redeal): the hints then know the whole position, as such
+    #: a player does (:func:`patience.solve.hint.remembered_view`), and solve it.
+    player_sees_every_card: ClassVar[bool] = False
 
     def lasting_marks(self, state: S) -> Hashable | None:
         """Counts that the moves of this game only ever change one way (cards leaving a stock

@@ -191,6 +191,10 @@ class LeonisOwn(Rules[LeonisOwnState]):
     )
     pile_names = (*FOUNDATIONS, *PILES, EXILES, HAND)
     packs = 2
+    # Every card is dealt face up, one at a time, and each exile is seen as it is tried
+    # ("he saw them all while dealing"); weaves carry cards face up; a redeal restacks the
+    # piles in a known order. The view squares the piles, the player's memory does not.
+    player_sees_every_card = True
 
     @property
     def choose(self) -> bool:

@@ -183,9 +183,12 @@ def remembered_view(game: Game) -> dict[str, Any]:
     time a view shows a card the world had not shown before, the world takes it by swapping
     two cards no view has shown yet (a swap of two such cards changes nothing that anything
     so far depended on). Where the world's piles stop matching the view the memory starts
-    afresh from that view; games whose moves depend on the identity of hidden cards (Leoni's
-    Own's exiles: ``Rules.replay_tracks_cards`` false) remember nothing. Moves undone are
-    forgotten: only the moves that led here count.
+    afresh from that view; games whose moves depend on the identity of hidden cards
+    (``Rules.replay_tracks_cards`` false) remember nothing, except the games in which every
+    card passes face up before the player (``Rules.player_sees_every_card``: Leoni's Own, whose
+    cards are dealt face up one at a time): there the player who remembers knows every card
+    where it lies, and so does the memory. Moves undone are forgotten: only the moves that led
+    here count.
     """
     return _remember(game).view
 
@@ -205,6 +208,10 @@ def _remember(game: Game) -> _Memory:
     rules = game.rules
     steps = game.history
     now: dict[str, Any] = dict(game.view(0))
+    if rules.player_sees_every_card:
+        piles = rules.position_json(game.state, None)["piles"]
+        now["piles"] = {name: {**now["piles"][name], **piles[name]} for name in now["piles"]}
+        return _Memory(now, [])
     if not steps or not rules.replay_tracks_cards:
         return _Memory(now, [])
     views = [rules.view_json(step.before, 0) for step in steps]
@@ -430,16 +437,19 @@ def _exact(
 
     solution = solve(game, seconds=seconds, nodes=nodes)
     took = time.perf_counter() - started
+    known = "every card is known"
+    if game.rules.player_sees_every_card and has_hidden_cards(game.view(0)):
+        known += " (each was seen face up as it was dealt or moved)"
     # solve() keeps the game's history, and replays its win through the game: the first move
     # is legal here.
     if solution.result == "won" and solution.moves and solution.moves[0] in legal:
         first = solution.moves[0]
-        reason = "every card is known and the solver found a win"
+        reason = f"{known} and the solver found a win"
         return Hint(first, 1.0, 0, True, 1, 0, {first.text(): 1}, reason, took)
     if solution.result == "unwinnable":
-        reason = "every card is known and the solver proved that no move wins any more"
+        reason = f"{known} and the solver proved that no move wins any more"
         return Hint(None, 0.0, 0, True, reason=reason, seconds=took)
-    reason = f"every card is known, but the solver found no win within the budget ({solution.why})"
+    reason = f"{known}, but the solver found no win within the budget ({solution.why})"
     return Hint(None, 0.0, 0, False, unknown=1, reason=reason, seconds=took)
 
 
