@@ -16,7 +16,8 @@ __all__ = ["HINTS_AT_ONCE", "HINTS_PER_CLIENT", "HintGate", "Hinter"]
 
 #: Hints worked out at once, over every table. A hint (patience.solve.hint's hint_budget: 16
 #: worlds, 10,000 nodes a search, an 8 s clock; 32 worlds of 5,000 nodes in Klondike; 4 worlds
-#: in one-suit Spider, whose opening has ten moves to judge and slower nodes) takes a fraction
+#: in one-suit Spider, whose opening has ten moves to judge and slower nodes; one exact search
+#: of 640,000 nodes at most in Leoni's Own, whose hints know every card) takes a fraction
 #: of a CPU second in Klondike (docs/solving.md, "Hints": under 1 s at the 95th percentile with
 #: 32 worlds) and up to a few seconds in Spider; beyond this a hint request is refused (503)
 #: rather than queued, so that a burst of requests cannot take every core from the games being
