@@ -750,6 +750,17 @@ def test_spider_ties_go_to_building_then_to_the_deal_then_to_other_plays(
     assert answer.move is not None
     assert answer.move.text() in builds
 
+    def sooner_after_the_deal(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        # A world that knows its stock wins sooner once it is dealt: still, a play that builds.
+        verdict = _Verdict("won")
+        verdict.moves = [Move.parse("stock")] * (1 + 20 * len(state.piles["stock"]))
+        return verdict
+
+    monkeypatch.setattr(patience.solve, "solve_state", sooner_after_the_deal)
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() in builds
+
     def no_build_wins(rules: Any, state: Any, **budget: Any) -> _Verdict:
         # Each build empties a pile or leaves t3 with one card; the deal and t1-t2 do neither.
         tableau = [state.piles[f"t{index}"] for index in range(1, 11)]

@@ -49,8 +49,9 @@ AUTOPLAY_VERSION = 9
 #: a squared pile's own rank before a card is put under one); Spider 9 (8: a row dealt from the
 #: stock no longer counts as progress and the close calls are searched again deeper); each 10
 #: with policy 9's change. Leoni's Own 11: the hints remember every card, which the player saw
-#: dealt face up (``Rules.player_sees_every_card``), and solve the position itself.
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 11, "spider": 10}
+#: dealt face up (``Rules.player_sees_every_card``), and solve the position itself. Spider 11:
+#: its building order comes before policy 9's shortest wins.
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 11, "spider": 11}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

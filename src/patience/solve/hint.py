@@ -541,11 +541,17 @@ def _sampled(
     }
     if finishing:
         close = list(finishing)
+    # In the games of BUILDING the building order comes before the shortest wins: their worlds
+    # are won after almost every move until late in a deal, and a world, knowing its stock,
+    # wins sooner after a deal, so that the shortest wins dealt one-suit Spider's stock before
+    # a card was turned face up (deal 1001: four rows by move 12, the deal lost at move 44).
+    building = rules.name in BUILDING
     best = max(
         close,
         key=lambda move: (
             *progress[move][:2],
             move not in undoing,
+            *(progress[move][2:] if building else ()),
             -finishing.get(move, 0),
             *progress[move][2:],
             *tallies[move].rank(),
