@@ -151,10 +151,10 @@ def test_the_win_rate_has_its_interval() -> None:
 
 def test_a_game_whose_hints_changed_alone_keys_its_runs_apart() -> None:
     """Leoni's Own's hints changed alone (policy 8 for it, 9 since, 10 with every game's
-    policy 9, 11 when they came to remember every card), so its stored runs are keyed apart
-    from the other games' runs."""
+    policy 9, 11 when they came to remember every card, 12 with policy 10), so its stored runs
+    are keyed apart from the other games' runs."""
     policy = Policy(16, 10_000)
-    assert autoplay_version("leonis-own") == 11
-    assert autoplay_version("klondike") == AUTOPLAY_VERSION == 9
-    assert '"version":11' in policy.key("leonis-own")
-    assert '"version":9' in policy.key("klondike")
+    assert autoplay_version("leonis-own") == 12
+    assert autoplay_version("klondike") == AUTOPLAY_VERSION == 10
+    assert '"version":12' in policy.key("leonis-own")
+    assert '"version":10' in policy.key("klondike")

@@ -686,7 +686,9 @@ def test_with_every_world_won_the_shortest_wins_come_first(monkeypatch: pytest.M
     """Every world is won after every move (a stand-in solver whose wins are longer the more
     cards lie in t2, and longer still for t3), and the nine of hearts and the nine of diamonds
     can each go onto the ten of spades, making the same progress: the move with the shorter
-    wins is chosen, not the first of the two."""
+    wins is chosen, not the first of the two, once the worlds judged are every way the hidden
+    cards can lie (two cards left in the stock); with the eighteen cards of the stock hidden,
+    the lengths of wins are not looked at."""
 
     def solve_state(rules: Any, state: Any, **budget: Any) -> _Verdict:
         verdict = _Verdict("won")
@@ -704,6 +706,17 @@ def test_with_every_world_won_the_shortest_wins_come_first(monkeypatch: pytest.M
     hearts, diamonds = Move.parse("t2-t1"), Move.parse("t3-t1")
     legal = game.legal_moves()
     assert legal.index(hearts) < legal.index(diamonds)
+    assert game.rules.hidden_arrangements(game.view()) > QUICK["samples"]
+    answer = hint(game, **QUICK)
+    assert answer.chance == 1.0
+    assert answer.votes[hearts.text()] == answer.votes[diamonds.text()] == answer.samples
+    assert answer.move == hearts
+    # The stock turned over onto the waste but for its last two cards: two ways to lie.
+    position = game.position()
+    position["piles"]["waste"]["up"] = stock[:-2]
+    position["piles"]["stock"]["down"] = stock[-2:]
+    game = Game.from_position(position)
+    assert game.rules.hidden_arrangements(game.view()) == 2
     answer = hint(game, **QUICK)
     assert answer.chance == 1.0
     assert answer.votes[hearts.text()] == answer.votes[diamonds.text()] == answer.samples

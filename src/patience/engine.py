@@ -605,6 +605,19 @@ class Rules(abc.ABC, Generic[S]):
             return False
         return len(set(cards)) <= 1
 
+    def hidden_arrangements(self, view: Mapping[str, Any]) -> int | None:
+        """How many ways the cards ``view`` hides can lie (cards of the same face are one
+        card): 1 when nothing is hidden or the hidden cards are known
+        (:meth:`hidden_cards_known`). None when the view hides cards outside its piles (the
+        default sampler's count does not add up)."""
+        unseen, places = self._unseen(view)
+        if sum(unseen.values()) != places or any(count < 0 for count in unseen.values()):
+            return None
+        ways = math.factorial(places)
+        for count in unseen.values():
+            ways //= math.factorial(count)
+        return ways
+
     def _unseen(self, view: Mapping[str, Any]) -> tuple[Counter[str], int]:
         """The deck's cards that ``view`` names nowhere (by name), and its ``null`` places."""
         unseen = Counter(str(card) for card in self.deck())

@@ -42,16 +42,18 @@ __all__ = [
 #: given up on such a false proof. 9: when the hidden cards can lie only one way (the last card
 #: face down), the hint solves the game itself and follows the win, as when nothing is hidden;
 #: and among equally good moves after which every world is won, the shortest wins come first
-#: (before, progress chose, and the policy walked on with every move "won").
-AUTOPLAY_VERSION = 9
+#: (before, progress chose, and the policy walked on with every move "won"). 10: the shortest
+#: wins only when the worlds judged are every way the hidden cards can lie (with more ways
+#: the lengths are noise, and policy 9 walked won Klondike games to the move limit).
+AUTOPLAY_VERSION = 10
 #: Games whose hints changed apart from the others, and their versions (the other games'
 #: stored runs stay whole): Leoni's Own 9 (8: its worlds keep the deal's exile rule, no card of
 #: a squared pile's own rank before a card is put under one); Spider 9 (8: a row dealt from the
 #: stock no longer counts as progress and the close calls are searched again deeper); each 10
 #: with policy 9's change. Leoni's Own 11: the hints remember every card, which the player saw
 #: dealt face up (``Rules.player_sees_every_card``), and solve the position itself. Spider 11:
-#: its building order comes before policy 9's shortest wins.
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 11, "spider": 11}
+#: its building order comes before policy 9's shortest wins. Both 12 with policy 10's change.
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 12, "spider": 12}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

@@ -529,15 +529,20 @@ def _sampled(
     # progress.
     most = max(tallies[move].score() for move in candidates)
     close = [move for move in candidates if tallies[move].score() >= _close_floor(most)]
-    # Every world judged is won after some of them: the game is won as far as the worlds tell,
-    # and what is left is to finish it. Those moves only; among those of the same progress
-    # (cards home, cards turned face up) and not taking cards back, the shortest wins (over
-    # all worlds) first: progress alone could not tell apart moves that shift runs between
-    # piles, and the policy walked on without end (Klondike draw 3 deal 1089, docs/solving.md).
+    # The worlds judged are every way the hidden cards can lie, and every one is won after some
+    # of them: the game is won, and what is left is to finish it. Those moves only; among those
+    # of the same progress (cards home, cards turned face up) and not taking cards back, the
+    # shortest wins (over all worlds) first: progress alone could not tell apart moves that
+    # shift runs between piles, and the policy walked on without end (Klondike draw 3 deal
+    # 1089, docs/solving.md). With more ways than worlds judged (policy 9 asked only that every
+    # world judged be won) the lengths of wins found at a few thousand nodes are noise, and
+    # choosing by them walked won Klondike games to the 1,000-move limit (deals 1079, 1166).
+    arrangements = rules.hidden_arrangements(view)
+    every_way = arrangements is not None and done >= arrangements
     finishing = {
         move: sum(world.lengths[move] for world in judged)
         for move in close
-        if tallies[move].won == done
+        if every_way and tallies[move].won == done
     }
     if finishing:
         close = list(finishing)
