@@ -266,6 +266,10 @@ def test_a_player_who_saw_every_card_dealt_knows_the_position(exile: str) -> Non
     assert {key: value for key, value in memory.items() if key != "piles"} == {
         key: value for key, value in view.items() if key != "piles"
     }
+    # The past each search is told not to recreate: the game's own positions.
+    past = _remember(game).past
+    assert len(past) == len(game.move_stack) + 1
+    assert past[-1].piles == game.state.piles
     answer = hint(game, **QUICK)
     assert "every card is known (each was seen face up" in answer.reason
     assert answer.move is None or answer.move in game.legal_moves()

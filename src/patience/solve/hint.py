@@ -216,7 +216,9 @@ def _remember(game: Game) -> _Memory:
     if rules.player_sees_every_card:
         piles = rules.position_json(game.state, None)["piles"]
         now["piles"] = {name: {**now["piles"][name], **piles[name]} for name in now["piles"]}
-        return _Memory(now, [])
+        # The game's own positions are what such a player remembers of its past.
+        past = [step.before for step in steps] + [game.state] if steps else []
+        return _Memory(now, past)
     if not steps or not rules.replay_tracks_cards:
         return _Memory(now, [])
     views = [rules.view_json(step.before, 0) for step in steps]
