@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -533,10 +534,15 @@ def test_the_games_settings_follow_the_player_to_another_browser(
         expect(chosen).to_have_text("Cards turned from the stock: 1")
         # The server keeps them for the session: a browser of the same session (its cookies,
         # none of its localStorage) shows them.
-        page.wait_for_function(
-            "fetch('/api/player').then((r) => r.json())"
-            ".then((p) => p.choices.klondike?.options.draw === '1')"
-        )
+        # Asked from Python with the session's cookies, until the server has the choice (a
+        # promise polled in the page could count as true before it settled: flaky under load).
+        deadline = time.monotonic() + 30
+        while True:
+            player = first.request.get(f"{server.url}/api/player").json()
+            if player["choices"].get("klondike", {}).get("options", {}).get("draw") == "1":
+                break
+            assert time.monotonic() < deadline, f"the choice was never stored: {player}"
+            time.sleep(0.05)
         second = browser.new_context(storage_state={"cookies": first.cookies(), "origins": []})
         other = second.new_page()
         other.goto(f"{server.url}/")
