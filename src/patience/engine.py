@@ -599,17 +599,12 @@ class Rules(abc.ABC, Generic[S]):
         whole position: nothing is hidden, or every card it names nowhere has the same face
         (the last card face down, or copies of one card in a game of several packs). False when
         the view hides cards outside its piles (the default sampler's count does not add up)."""
-        unseen, places = self._unseen(view)
-        cards = list(unseen.elements())
-        if len(cards) != places or any(count < 0 for count in unseen.values()):
-            return False
-        return len(set(cards)) <= 1
+        return self.hidden_arrangements(view) == 1
 
     def hidden_arrangements(self, view: Mapping[str, Any]) -> int | None:
         """How many ways the cards ``view`` hides can lie (cards of the same face are one
-        card): 1 when nothing is hidden or the hidden cards are known
-        (:meth:`hidden_cards_known`). None when the view hides cards outside its piles (the
-        default sampler's count does not add up)."""
+        card): 1 when nothing is hidden or every hidden card has the same face. None when the
+        view hides cards outside its piles (the default sampler's count does not add up)."""
         unseen, places = self._unseen(view)
         if sum(unseen.values()) != places or any(count < 0 for count in unseen.values()):
             return None

@@ -553,18 +553,20 @@ def _sampled(
     # wins sooner after a deal, so that the shortest wins dealt one-suit Spider's stock before
     # a card was turned face up (deal 1001: four rows by move 12, the deal lost at move 44).
     building = rules.name in BUILDING
-    best = max(
-        close,
-        key=lambda move: (
+
+    def preference(move: Move) -> tuple[Any, ...]:
+        order = progress[move][2:]
+        return (
             *progress[move][:2],
             move not in undoing,
-            *(progress[move][2:] if building else ()),
+            *(order if building else ()),
             -finishing.get(move, 0),
-            *progress[move][2:],
+            *(() if building else order),
             *tallies[move].rank(),
             -candidates.index(move),
-        ),
-    )
+        )
+
+    best = max(close, key=preference)
     tally = tallies[best]
     interval = Interval.wilson(tally.won, done)
     low, high = interval.low, interval.high
