@@ -444,6 +444,8 @@ impl Settings {
 pub struct LeonisOwn {
     /// `exile=choose`: the player picks the exile to turn.
     pub choose: bool,
+    /// With `choose`: offer only the top exile (the narrowed search of [`Adapter::narrowed`]).
+    top_only: bool,
     /// The restart parameters (the Python adapter's; the tests restart more often).
     restart_nodes: Option<u64>,
     first_run_nodes: Option<u64>,
@@ -459,6 +461,7 @@ impl LeonisOwn {
         };
         Ok(LeonisOwn {
             choose,
+            top_only: false,
             restart_nodes: Some(RESTART_NODES),
             first_run_nodes: Some(FIRST_RUN_NODES),
         })
@@ -951,6 +954,13 @@ impl Adapter for LeonisOwn {
         self.first_run_nodes
     }
 
+    fn narrowed(&self) -> Option<Self> {
+        // With `exile=choose`, turning the top exile each time is one of the choices: the
+        // game of `exile=top` (its turns one at a time) lies inside the game, and its much
+        // smaller tree is searched first (docs/solving.md, Leoni's Own, "Choosing the exile").
+        (self.choose && !self.top_only).then(|| LeonisOwn { top_only: true, ..self.clone() })
+    }
+
     fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
         // One of the restart + 1 most promising steps goes first (docs/solving.md, Leoni's
         // Own, "Restarts").
@@ -1150,11 +1160,16 @@ impl Adapter for LeonisOwn {
 
         if !node.still && node.len(EXILES) > 0 {
             if let Some(settings) = Settings::of(found, &available) {
-                let places = if self.choose { node.len(EXILES) } else { 1 };
+                let places = if self.choose && !self.top_only { node.len(EXILES) } else { 1 };
                 let mut seen: Vec<Key> = Vec::new();
                 let mut tried: Vec<([u8; 4], u8)> = Vec::new();
                 for number in 0..places {
-                    let place = if self.choose { number as u8 } else { TOP };
+                    let place = match (self.choose, self.top_only) {
+                        (true, false) => number as u8,
+                        // The top exile, named by its place as a chosen one is.
+                        (true, true) => (node.len(EXILES) - 1) as u8,
+                        (false, _) => TOP,
+                    };
                     tried.clear();
                     let mut digits = [0u8; 4];
                     loop {
@@ -1519,7 +1534,7 @@ game_from_inherent!(LeonisOwn, "leonis-own");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{depth_first, Budget, Verdict};
+    use crate::search::{depth_first, solver_search, Budget, Verdict};
 
     use crate::options::options;
 
@@ -1696,6 +1711,40 @@ mod tests {
             // The restarts did happen: some search ran past the first one.
             assert!(longest > 3);
         }
+    }
+
+    #[test]
+    fn the_narrowed_search_of_choose_wins_only_real_wins() {
+        // With `exile=choose` the solver first searches the game turning only the top exile:
+        // its wins replay in the game with the choice, its losses prove nothing, and the
+        // solver's answer is the plain search's wherever both resolve.
+        let game = LeonisOwn::new(&options(&[("exile", "choose")])).unwrap();
+        let narrow = game.narrowed().expect("choose has a narrowed game");
+        assert!(narrow.narrowed().is_none());
+        assert!(LeonisOwn::new(&options(&[])).unwrap().narrowed().is_none());
+        let (mut narrowed_wins, mut only_wider) = (0, 0);
+        for seed in 0..200 {
+            let node = game.from_parts(&endgame(seed, 12 + seed as usize % 12)).unwrap();
+            let plain = depth_first(&game, &node, budget(400_000), &[], true, true, &mut || false);
+            let top = depth_first(&narrow, &node, budget(400_000), &[], true, true, &mut || false);
+            if top.verdict == Verdict::Won {
+                assert!(replays(&game, &node, &top.moves), "seed {seed}");
+                assert_eq!(plain.verdict, Verdict::Won, "seed {seed}");
+                narrowed_wins += 1;
+            }
+            let solved =
+                solver_search(&game, &node, budget(1_000_000), &[], true, true, &mut || false);
+            if solved.verdict == Verdict::Won {
+                assert!(replays(&game, &node, &solved.moves), "seed {seed}");
+            }
+            if plain.verdict != Verdict::Unknown && solved.verdict != Verdict::Unknown {
+                assert_eq!(plain.verdict, solved.verdict, "seed {seed}");
+            }
+            only_wider += usize::from(plain.verdict == Verdict::Won && top.verdict != Verdict::Won);
+        }
+        assert!(narrowed_wins >= 5, "{narrowed_wins} wins of the narrowed game");
+        // Some endgames are won only by choosing an exile other than the top one.
+        assert!(only_wider >= 1, "no endgame needed the choice ({narrowed_wins} narrowed wins)");
     }
 
     #[test]

@@ -110,6 +110,16 @@ pub trait Adapter {
     }
     /// The engine moves of a step.
     fn moves(&self, node: &Self::Node, step: &Self::Step) -> Vec<Move>;
+
+    /// The same game with fewer choices, every step of which is a step of this one: its wins
+    /// are wins here, its proofs of loss prove nothing. [`solver_search`] searches it first,
+    /// with [`NARROWED_SHARE`] of the budget.
+    fn narrowed(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// Limits on one search (the Python `Budget`).
@@ -1053,6 +1063,8 @@ pub fn staged_beam<A: Adapter>(
 
 /// The shares of a budget (the Python `FIRST_SHARE`, `STAGED_SHARE`).
 const FIRST_SHARE: f64 = 1.0 / 6.0;
+/// The share of the budget of the search of [`Adapter::narrowed`].
+pub const NARROWED_SHARE: f64 = 0.25;
 const STAGED_SHARE: f64 = 1.0;
 
 fn slice(budget: Budget, share: f64, spent: Option<&SearchResult>) -> Budget {
@@ -1078,6 +1090,42 @@ fn add_spent(mut found: SearchResult, spent: &SearchResult) -> SearchResult {
 /// depth-first sixth of the budget, the staged search (or beam), then depth-first with the rest;
 /// for every other adapter (and the plain searches of the tests) depth-first only.
 pub fn solver_search<A: Adapter>(
+    adapter: &A,
+    root: &A::Node,
+    budget: Budget,
+    history: &[A::Node],
+    dominance: bool,
+    table: bool,
+    interrupt: &mut dyn FnMut() -> bool,
+) -> SearchResult {
+    if let Some(narrow) = adapter.narrowed().filter(|_| dominance && table) {
+        let found = solver_search(
+            &narrow,
+            root,
+            slice(budget, NARROWED_SHARE, None),
+            history,
+            dominance,
+            table,
+            interrupt,
+        );
+        if found.verdict == Verdict::Won || found.why == INTERRUPTED {
+            return found;
+        }
+        // Lost or unknown in the narrowed game says nothing of this one: search it with the
+        // rest of the budget.
+        let rest = slice(budget, 1.0, Some(&found));
+        if rest.nodes == Some(0) || rest.seconds == Some(0.0) {
+            let why = if rest.nodes == Some(0) { NODE_BUDGET } else { TIME_BUDGET };
+            return SearchResult { verdict: Verdict::Unknown, why, ..found };
+        }
+        let wider = wider_search(adapter, root, rest, history, dominance, table, interrupt);
+        return add_spent(wider, &found);
+    }
+    wider_search(adapter, root, budget, history, dominance, table, interrupt)
+}
+
+/// [`solver_search`] without the narrowed game.
+fn wider_search<A: Adapter>(
     adapter: &A,
     root: &A::Node,
     budget: Budget,

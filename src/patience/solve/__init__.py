@@ -72,7 +72,9 @@ SOLVER_VERSIONS: dict[str, int] = {
     "canfield": 4,
     "accordion": 2,
     "napoleon": 3,
-    "leonis-own": 2,
+    # 5, not 3: the core's rows took 3 and 4 (rows record their engine since, but one number
+    # should name one solver).
+    "leonis-own": 5,
     "leopard": 2,
 }
 
@@ -82,7 +84,8 @@ SOLVER_VERSIONS: dict[str, int] = {
 CORE_SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 8,
     "canfield": 5,
-    "leonis-own": 3,
+    # 4: with exile=choose the game of the top exile is searched first (docs/solving.md).
+    "leonis-own": 4,
     "accordion": 3,
     "napoleon": 7,
     "spider": 6,

@@ -170,9 +170,19 @@ def _after(found: tuple[int, ...], reversals: Iterable[tuple[int, ...]]) -> list
 class LeonisOwnAdapter(Adapter[LeonisNode, Step]):
     """Leoni's Own with either ``exile`` option."""
 
-    def __init__(self, rules: LeonisOwn) -> None:
+    def __init__(self, rules: LeonisOwn, top_only: bool = False) -> None:
         self.rules = rules
         self.choose = rules.choose
+        #: With ``choose``: offer only the top exile (the game of :meth:`narrowed`).
+        self.top_only = top_only
+
+    def narrowed(self) -> LeonisOwnAdapter | None:
+        # With exile=choose, turning the top exile each time is one of the choices: the game of
+        # exile=top (its turns one at a time) lies inside the game, and its much smaller tree is
+        # searched first (docs/solving.md, Leoni's Own, "Choosing the exile").
+        if self.choose and not self.top_only:
+            return LeonisOwnAdapter(self.rules, top_only=True)
+        return None
 
     # -- conversion ----------------------------------------------------------------------------
 
@@ -365,7 +375,11 @@ class LeonisOwnAdapter(Adapter[LeonisNode, Step]):
         if not node.still and node.exiles:
             settings = self._settings(found, available)
             if settings is not None:
-                places = range(len(node.exiles)) if self.choose else (-1,)
+                places: Iterable[int] = (-1,)
+                if self.choose:
+                    # The top exile is named by its place, as a chosen one is.
+                    every = range(len(node.exiles))
+                    places = every[-1:] if self.top_only else every
                 seen: set[Hashable] = set()
                 for place in places:
                     # (meeting points, suits whose cards the weave looked at) of each setting

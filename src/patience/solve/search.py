@@ -206,6 +206,12 @@ class Adapter(Generic[N, T]):
         """The engine's player moves that make up ``step`` (forced moves are the engine's)."""
         raise NotImplementedError
 
+    def narrowed(self) -> Adapter[N, T] | None:
+        """The same game with fewer choices, every step of which is a step of this one (None:
+        there is none): its wins are wins here, its proofs of loss prove nothing.
+        :func:`solver_search` searches it first, with :data:`NARROWED_SHARE` of the budget."""
+        return None
+
 
 class _Frame(Generic[N, T]):
     __slots__ = (
@@ -592,6 +598,8 @@ def staged_beam(
 #: what is left when the staged search's tries end before that.
 FIRST_SHARE = 1 / 6
 STAGED_SHARE = 1.0
+#: The share of the budget of the search of :meth:`Adapter.narrowed` (the core's too).
+NARROWED_SHARE = 0.25
 
 
 def _slice(budget: Budget, share: float, spent: SearchResult | None = None) -> Budget:
@@ -618,7 +626,37 @@ def solver_search(
     with :attr:`Adapter.beam_tries`) until :data:`STAGED_SHARE` of it is spent, then
     depth-first again with the rest (only a depth-first run that ends can prove a
     deal unwinnable). Without a budget the first run is left out. Other adapters, and the
-    plain searches of the tests (``dominance`` or ``table`` off), search depth-first only."""
+    plain searches of the tests (``dominance`` or ``table`` off), search depth-first only.
+    An adapter with a :meth:`Adapter.narrowed` game has it searched first, with
+    :data:`NARROWED_SHARE` of the budget; unless that finds a win, the game itself is searched
+    with the rest."""
+    narrow = adapter.narrowed() if dominance and table else None
+    if narrow is None:
+        return _wider_search(adapter, root, budget, history, dominance=dominance, table=table)
+    found = solver_search(narrow, root, _slice(budget, NARROWED_SHARE), history)
+    if found.result == Verdict.WON:
+        return found
+    # Lost or unknown in the narrowed game says nothing of this one.
+    rest = _slice(budget, 1.0, found)
+    if rest.nodes == 0 or rest.seconds == 0.0:
+        why = "the node budget ran out" if rest.nodes == 0 else "the time budget ran out"
+        return SearchResult(Verdict.UNKNOWN, nodes=found.nodes, seconds=found.seconds, why=why)
+    wider = _wider_search(adapter, root, rest, history)
+    wider.nodes += found.nodes
+    wider.seconds += found.seconds
+    return wider
+
+
+def _wider_search(
+    adapter: Adapter[N, T],
+    root: N,
+    budget: Budget,
+    history: Sequence[N] = (),
+    *,
+    dominance: bool = True,
+    table: bool = True,
+) -> SearchResult:
+    """:func:`solver_search` without the narrowed game."""
     if not (adapter.staged_tries or adapter.beam_tries) or not (dominance and table):
         return depth_first(adapter, root, budget, history, dominance=dominance, table=table)
     bounded = budget.seconds is not None or budget.nodes is not None
