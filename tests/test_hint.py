@@ -4,11 +4,12 @@ clear when there is nothing to suggest."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import json
 import random
 import warnings
-from collections import Counter
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,39 @@ def test_every_card_remembered_is_where_the_memory_puts_it(
                         assert card in (seen, real)
                         named += seen is None and card is not None
     assert named > 100  # the stock passed through is remembered
+
+
+@pytest.mark.parametrize(("name", "options"), [("klondike", {"draw": 3}), ("canfield", {})])
+def test_the_memory_goes_on_from_the_last_hint_as_if_it_replayed_the_game(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memory keeps its replay of a game between hints and plays only the moves since; a
+    move undone sends it back to the start. Along random games with undos, what it remembers
+    equals the replay of the whole game from a memory that kept nothing."""
+    hint_module = importlib.import_module("patience.solve.hint")
+    resumed = 0
+    for deal in range(1, 4):
+        game = patience.new(name, deal=deal, **options)
+        rng = random.Random(deal)
+        for _ in range(120):
+            moves = game.legal_moves()
+            if not moves or game.outcome().result != "ongoing":
+                break
+            if game.move_stack and rng.random() < 0.1:
+                game.pop()
+            else:
+                game.push(rng.choice(moves))
+            # The replay kept last is this game's (after its first hint).
+            kept = next(reversed(hint_module._REPLAYS.values()), None)
+            resumed += kept is not None and 0 < len(kept.moves) < len(game.move_stack)
+            going_on = _remember(game)
+            with monkeypatch.context() as fresh:
+                fresh.setattr(hint_module, "_REPLAYS", OrderedDict())
+                from_scratch = _remember(game)
+            assert going_on.view == from_scratch.view
+            keys = [game.rules.key(state) for state in going_on.past]
+            assert keys == [game.rules.key(state) for state in from_scratch.past]
+    assert resumed > 50
 
 
 def test_each_world_gets_the_past_of_its_game() -> None:

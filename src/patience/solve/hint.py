@@ -16,7 +16,9 @@ import itertools
 import json
 import math
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -209,6 +211,70 @@ class _Memory:
     past: list[State]
 
 
+@dataclass
+class _Replay:
+    """How far :func:`_remember`'s replay of one game got: the state of its loop after the
+    first ``len(moves)`` moves, and the positions of the game's past in the world's names
+    (``trail``, from ``first`` renamed by ``trail_label`` through ``moves[since:]``), so that
+    the next hint of the same game goes on from there instead of replaying every move again:
+    in a long game the replay was most of a hint's time. Every field is a function of the
+    views and the moves alone, as the replay is."""
+
+    moves: list[Move]
+    rng: Any  # random.Random's state
+    world: State
+    known: set[int]
+    #: The world dealt when the memory last started afresh, and how many moves came before.
+    first: State
+    since: int
+    #: Increases each time the memory starts afresh: ``trail`` belongs to one ``first``.
+    epoch: int
+    label: dict[Card, Card]
+    origin: dict[Card, Card]
+    trail: list[State] = field(default_factory=list)
+    trail_marks: list[Any] = field(default_factory=list)
+    trail_label: dict[Card, Card] | None = None
+    trail_epoch: int = -1
+    #: The replay of ``moves[since:]`` from the renamed ``first`` failed (an illegal move).
+    trail_broken: bool = False
+
+    def copy(self) -> _Replay:
+        return replace(
+            self,
+            moves=list(self.moves),
+            known=set(self.known),
+            label=dict(self.label),
+            origin=dict(self.origin),
+            trail=list(self.trail),
+            trail_marks=list(self.trail_marks),
+        )
+
+
+#: The latest :class:`_Replay` of the games hinted lately, by game and first view (a hint
+#: process serves a few games at a time; the oldest is dropped).
+_REPLAYS: OrderedDict[str, _Replay] = OrderedDict()
+_REPLAYS_KEPT = 16
+_REPLAYS_LOCK = threading.Lock()
+
+
+def _cached_replay(key: str, moves: list[Move]) -> _Replay | None:
+    """A copy of the kept replay of ``key`` if its moves begin ``moves``."""
+    with _REPLAYS_LOCK:
+        replay = _REPLAYS.get(key)
+        if replay is None or replay.moves != moves[: len(replay.moves)]:
+            return None
+        _REPLAYS.move_to_end(key)
+        return replay.copy()
+
+
+def _keep_replay(key: str, replay: _Replay) -> None:
+    with _REPLAYS_LOCK:
+        _REPLAYS[key] = replay.copy()
+        _REPLAYS.move_to_end(key)
+        while len(_REPLAYS) > _REPLAYS_KEPT:
+            _REPLAYS.popitem(last=False)
+
+
 def _remember(game: Game) -> _Memory:
     rules = game.rules
     steps = game.history
@@ -221,30 +287,38 @@ def _remember(game: Game) -> _Memory:
         return _Memory(now, past)
     if not steps or not rules.replay_tracks_cards:
         return _Memory(now, [])
-    views = [rules.view_json(step.before, 0) for step in steps]
-    views.append(now)
+    first_view = rules.view_json(steps[0].before, 0)
+    key = json.dumps([rules.name, rules.options, first_view], sort_keys=True, default=str)
+    moves = [step.move for step in steps]
     rng = random.Random(0)  # which unseen card fills which place does not matter: see below
-    world, known = _world_from(rules, views[0], rng)
-    first, since = world, 0
-    # The world's cards by the names they had when ``first`` was dealt, and back: a swap of
-    # two cards never shown renames them in every earlier position too.
-    label = {card: card for card in first.all_cards()}
-    origin = dict(label)
-    for index, (step, view) in enumerate(zip(steps, views[1:], strict=True)):
+    replay = _cached_replay(key, moves)
+    if replay is None:
+        world, known = _world_from(rules, first_view, rng)
+        # The world's cards by the names they had when ``first`` was dealt, and back: a swap
+        # of two cards never shown renames them in every earlier position too.
+        label = {card: card for card in world.all_cards()}
+        replay = _Replay([], rng.getstate(), world, known, world, 0, 0, label, dict(label))
+    rng.setstate(replay.rng)
+    for index in range(len(replay.moves), len(steps)):
+        view = rules.view_json(steps[index + 1].before, 0) if index + 1 < len(steps) else now
         swaps: list[tuple[Card, Card]] = []
         try:
-            after, _ = rules.perform(world, step.move)
+            after, _ = rules.perform(replay.world, steps[index].move)
         except Exception:  # the world cannot follow the game: start afresh from the view
             after = None
-        if after is None or not _take_view(after := after.copy(), view, known, swaps):
-            after, known = _world_from(rules, view, rng)
-            first, since = after, index + 1
-            label = {card: card for card in first.all_cards()}
-            origin = dict(label)
+        if after is None or not _take_view(after := after.copy(), view, replay.known, swaps):
+            after, replay.known = _world_from(rules, view, rng)
+            replay.first, replay.since, replay.epoch = after, index + 1, replay.epoch + 1
+            replay.label = {card: card for card in after.all_cards()}
+            replay.origin = dict(replay.label)
+        label, origin = replay.label, replay.origin
         for one, other in swaps:
             origin[one], origin[other] = origin[other], origin[one]
             label[origin[one]], label[origin[other]] = one, other
-        world = after
+        replay.world = after
+        replay.moves.append(steps[index].move)
+    replay.rng = rng.getstate()
+    world, known = replay.world, replay.known
     # Only the cards some view has shown are named; the others keep their null, and the world's
     # random choice for them is dropped, so the answer depends on the views alone.
     piles = {}
@@ -258,27 +332,41 @@ def _remember(game: Game) -> _Memory:
         ]
         piles[pile_name] = {**pile, "down": named[:down], "up": named[down:]}
     now["piles"] = piles
-    return _Memory(
-        now, _past(rules, _renamed(first, label), [step.move for step in steps[since:]], world)
-    )
+    past = _past(rules, replay)
+    _keep_replay(key, replay)
+    return _Memory(now, past)
 
 
-def _past(rules: Rules[Any], first: State, moves: list[Move], world: State) -> list[State]:
-    """The positions from ``first`` on that ``moves`` lead through, ending at ``world``,
-    those only whose lasting marks are the current position's (the others cannot come
-    back); just ``world`` if the replay does not lead to it."""
-    states = [first]
-    for move in moves:
+def _past(rules: Rules[Any], replay: _Replay) -> list[State]:
+    """The positions from the replay's ``first`` (in the world's names) on that its moves since
+    lead through, ending at its ``world``, those only whose lasting marks are the current
+    position's (the others cannot come back); just ``world`` if the replay does not lead to
+    it. The positions are kept in ``replay.trail`` and only the moves since the last call are
+    played, unless the names or ``first`` changed since (a card seen for the first time)."""
+    world = replay.world
+    if replay.trail_label != replay.label or replay.trail_epoch != replay.epoch:
+        replay.trail = [_renamed(replay.first, replay.label)]
+        replay.trail_marks = [rules.lasting_marks(replay.trail[0])]
+        replay.trail_label, replay.trail_epoch = dict(replay.label), replay.epoch
+        replay.trail_broken = False
+    wanted = len(replay.moves) - replay.since + 1
+    while not replay.trail_broken and len(replay.trail) < wanted:
+        move = replay.moves[replay.since + len(replay.trail) - 1]
         try:
-            states.append(rules.perform(states[-1], move)[0])
+            state = rules.perform(replay.trail[-1], move)[0]
         except Exception:
-            return [world]
-    if states[-1].piles != world.piles:
+            replay.trail_broken = True
+            break
+        replay.trail.append(state)
+        replay.trail_marks.append(rules.lasting_marks(state))
+    if replay.trail_broken or replay.trail[-1].piles != world.piles:
         return [world]
     marks = rules.lasting_marks(world)
     if marks is None:
-        return states
-    return [state for state in states if rules.lasting_marks(state) == marks]
+        return list(replay.trail)
+    return [
+        state for state, mark in zip(replay.trail, replay.trail_marks, strict=True) if mark == marks
+    ]
 
 
 def _renamed(state: State, name: Mapping[Card, Card]) -> State:
