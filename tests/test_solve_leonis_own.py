@@ -202,14 +202,21 @@ def test_the_core_expands_the_nodes_the_python_adapter_expands(options: dict[str
 
 
 @pytest.mark.parametrize("engine", ["core", "python"])
-def test_with_exile_choose_the_top_exile_game_is_searched_first(engine: str) -> None:
-    """Turning the top exile each time is one of the choices of ``exile=choose``: the solver
-    searches that narrower game first (a quarter of the budget). Deal 127 is won there in
-    about 500 nodes; the whole game's search, exiles tried bottom first, had not found a win
-    after 300,000."""
+def test_with_exile_choose_the_top_exiles_games_are_searched_first(engine: str) -> None:
+    """Turning one of the top two exiles, or the top one, each time are choices of
+    ``exile=choose``: the solver searches those narrower games first (a quarter of the budget,
+    a quarter of that for the top exile's). Deal 127 is won in the top exile's game in about
+    500 nodes; the whole game's search, exiles tried bottom first, had not found a win after
+    300,000."""
     game = patience.new("leonis-own", deal=127, exile="choose")
-    found = solve(game, nodes=4_000, engine=engine)
+    found = solve(game, nodes=16_000, engine=engine)
     assert found.result == "won"
     assert any(move.text().startswith("exile(at=") for move in found.moves)
-    assert LeonisOwnAdapter(game.rules).narrowed() is not None
+    narrowed = LeonisOwnAdapter(game.rules).narrowed()
+    assert narrowed is not None
+    assert narrowed.offered == 2
+    top = narrowed.narrowed()
+    assert top is not None
+    assert top.offered == 1
+    assert top.narrowed() is None
     assert LeonisOwnAdapter(patience.new("leonis-own").rules).narrowed() is None

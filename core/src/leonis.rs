@@ -54,6 +54,8 @@ const ALL_RANKS: u16 = 0x1ffe;
 /// The restart parameters of the Python adapter (docs/solving.md, Leoni's Own, "Restarts").
 const RESTART_NODES: u64 = 10_000;
 const FIRST_RUN_NODES: u64 = 50_000;
+/// With `exile=choose`, the exiles the first narrowed game offers (the top ones).
+const NARROWED_EXILES: usize = 2;
 
 #[inline]
 fn face(card: u8) -> u8 {
@@ -444,8 +446,9 @@ impl Settings {
 pub struct LeonisOwn {
     /// `exile=choose`: the player picks the exile to turn.
     pub choose: bool,
-    /// With `choose`: offer only the top exile (the narrowed search of [`Adapter::narrowed`]).
-    top_only: bool,
+    /// With `choose`: offer only this many exiles, the top ones (0: all), in the narrowed
+    /// games of [`Adapter::narrowed`].
+    offered: usize,
     /// The restart parameters (the Python adapter's; the tests restart more often).
     restart_nodes: Option<u64>,
     first_run_nodes: Option<u64>,
@@ -461,7 +464,7 @@ impl LeonisOwn {
         };
         Ok(LeonisOwn {
             choose,
-            top_only: false,
+            offered: 0,
             restart_nodes: Some(RESTART_NODES),
             first_run_nodes: Some(FIRST_RUN_NODES),
         })
@@ -955,10 +958,16 @@ impl Adapter for LeonisOwn {
     }
 
     fn narrowed(&self) -> Option<Self> {
-        // With `exile=choose`, turning the top exile each time is one of the choices: the
-        // game of `exile=top` (its turns one at a time) lies inside the game, and its much
-        // smaller tree is searched first (docs/solving.md, Leoni's Own, "Choosing the exile").
-        (self.choose && !self.top_only).then(|| LeonisOwn { top_only: true, ..self.clone() })
+        // With `exile=choose`, turning one of the top two exiles each time is a game inside
+        // the game, and inside that one, turning the top exile (the game of `exile=top`, its
+        // turns one at a time): their much smaller trees are searched first (docs/solving.md,
+        // Leoni's Own, "Choosing the exile").
+        let offered = match (self.choose, self.offered) {
+            (true, 0) => NARROWED_EXILES,
+            (true, 2..) => 1,
+            _ => return None,
+        };
+        Some(LeonisOwn { offered, ..self.clone() })
     }
 
     fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
@@ -1160,16 +1169,14 @@ impl Adapter for LeonisOwn {
 
         if !node.still && node.len(EXILES) > 0 {
             if let Some(settings) = Settings::of(found, &available) {
-                let places = if self.choose && !self.top_only { node.len(EXILES) } else { 1 };
+                let places = if self.choose { node.len(EXILES) } else { 1 };
+                // The narrowed games offer the top exiles only, named by their places as
+                // chosen ones are.
+                let lowest = if self.offered > 0 { places.saturating_sub(self.offered) } else { 0 };
                 let mut seen: Vec<Key> = Vec::new();
                 let mut tried: Vec<([u8; 4], u8)> = Vec::new();
-                for number in 0..places {
-                    let place = match (self.choose, self.top_only) {
-                        (true, false) => number as u8,
-                        // The top exile, named by its place as a chosen one is.
-                        (true, true) => (node.len(EXILES) - 1) as u8,
-                        (false, _) => TOP,
-                    };
+                for number in lowest..places {
+                    let place = if self.choose { number as u8 } else { TOP };
                     tried.clear();
                     let mut digits = [0u8; 4];
                     loop {
@@ -1715,22 +1722,29 @@ mod tests {
 
     #[test]
     fn the_narrowed_search_of_choose_wins_only_real_wins() {
-        // With `exile=choose` the solver first searches the game turning only the top exile:
-        // its wins replay in the game with the choice, its losses prove nothing, and the
-        // solver's answer is the plain search's wherever both resolve.
+        // With `exile=choose` the solver first searches the games turning one of the top two
+        // exiles and only the top one: their wins replay in the game with the choice, their
+        // losses prove nothing, and the solver's answer is the plain search's wherever both
+        // resolve.
         let game = LeonisOwn::new(&options(&[("exile", "choose")])).unwrap();
         let narrow = game.narrowed().expect("choose has a narrowed game");
-        assert!(narrow.narrowed().is_none());
+        let top = narrow.narrowed().expect("the top two exiles' game has the top exile's");
+        assert!(top.narrowed().is_none());
         assert!(LeonisOwn::new(&options(&[])).unwrap().narrowed().is_none());
         let (mut narrowed_wins, mut only_wider) = (0, 0);
         for seed in 0..200 {
             let node = game.from_parts(&endgame(seed, 12 + seed as usize % 12)).unwrap();
             let plain = depth_first(&game, &node, budget(400_000), &[], true, true, &mut || false);
-            let top = depth_first(&narrow, &node, budget(400_000), &[], true, true, &mut || false);
-            if top.verdict == Verdict::Won {
-                assert!(replays(&game, &node, &top.moves), "seed {seed}");
-                assert_eq!(plain.verdict, Verdict::Won, "seed {seed}");
-                narrowed_wins += 1;
+            let mut top_won = false;
+            for inner in [&narrow, &top] {
+                let found =
+                    depth_first(inner, &node, budget(400_000), &[], true, true, &mut || false);
+                if found.verdict == Verdict::Won {
+                    assert!(replays(&game, &node, &found.moves), "seed {seed}");
+                    assert_eq!(plain.verdict, Verdict::Won, "seed {seed}");
+                    narrowed_wins += 1;
+                    top_won = std::ptr::eq(inner, &top);
+                }
             }
             let solved =
                 solver_search(&game, &node, budget(1_000_000), &[], true, true, &mut || false);
@@ -1740,7 +1754,7 @@ mod tests {
             if plain.verdict != Verdict::Unknown && solved.verdict != Verdict::Unknown {
                 assert_eq!(plain.verdict, solved.verdict, "seed {seed}");
             }
-            only_wider += usize::from(plain.verdict == Verdict::Won && top.verdict != Verdict::Won);
+            only_wider += usize::from(plain.verdict == Verdict::Won && !top_won);
         }
         assert!(narrowed_wins >= 5, "{narrowed_wins} wins of the narrowed game");
         // Some endgames are won only by choosing an exile other than the top one.

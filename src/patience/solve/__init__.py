@@ -73,8 +73,8 @@ SOLVER_VERSIONS: dict[str, int] = {
     "accordion": 2,
     "napoleon": 3,
     # 5, not 3: the core's rows took 3 and 4 (rows record their engine since, but one number
-    # should name one solver).
-    "leonis-own": 5,
+    # should name one solver); 6: the top two exiles' game first.
+    "leonis-own": 6,
     "leopard": 2,
 }
 
@@ -84,8 +84,9 @@ SOLVER_VERSIONS: dict[str, int] = {
 CORE_SOLVER_VERSIONS: dict[str, int] = {
     "klondike": 8,
     "canfield": 5,
-    # 4: with exile=choose the game of the top exile is searched first (docs/solving.md).
-    "leonis-own": 4,
+    # With exile=choose, 4: the game of the top exile is searched first; 5: the game of the
+    # top two exiles, and the top exile's within it (docs/solving.md).
+    "leonis-own": 5,
     "accordion": 3,
     "napoleon": 7,
     "spider": 6,

@@ -167,22 +167,28 @@ def _after(found: tuple[int, ...], reversals: Iterable[tuple[int, ...]]) -> list
     return moved
 
 
+#: With ``exile=choose``, the exiles the first narrowed game offers (the top ones).
+NARROWED_EXILES = 2
+
+
 class LeonisOwnAdapter(Adapter[LeonisNode, Step]):
     """Leoni's Own with either ``exile`` option."""
 
-    def __init__(self, rules: LeonisOwn, top_only: bool = False) -> None:
+    def __init__(self, rules: LeonisOwn, offered: int = 0) -> None:
         self.rules = rules
         self.choose = rules.choose
-        #: With ``choose``: offer only the top exile (the game of :meth:`narrowed`).
-        self.top_only = top_only
+        #: With ``choose``: offer only this many exiles, the top ones (0: all), in the games of
+        #: :meth:`narrowed`.
+        self.offered = offered
 
     def narrowed(self) -> LeonisOwnAdapter | None:
-        # With exile=choose, turning the top exile each time is one of the choices: the game of
-        # exile=top (its turns one at a time) lies inside the game, and its much smaller tree is
-        # searched first (docs/solving.md, Leoni's Own, "Choosing the exile").
-        if self.choose and not self.top_only:
-            return LeonisOwnAdapter(self.rules, top_only=True)
-        return None
+        # With exile=choose, turning one of the top two exiles each time is a game inside the
+        # game, and inside that one, turning the top exile (the game of exile=top, its turns one
+        # at a time): their much smaller trees are searched first (docs/solving.md, Leoni's Own,
+        # "Choosing the exile").
+        if not self.choose or self.offered == 1:
+            return None
+        return LeonisOwnAdapter(self.rules, offered=1 if self.offered else NARROWED_EXILES)
 
     # -- conversion ----------------------------------------------------------------------------
 
@@ -377,9 +383,10 @@ class LeonisOwnAdapter(Adapter[LeonisNode, Step]):
             if settings is not None:
                 places: Iterable[int] = (-1,)
                 if self.choose:
-                    # The top exile is named by its place, as a chosen one is.
+                    # The narrowed games offer the top exiles only, named by their places as
+                    # chosen ones are.
                     every = range(len(node.exiles))
-                    places = every[-1:] if self.top_only else every
+                    places = every[-self.offered :] if self.offered else every
                 seen: set[Hashable] = set()
                 for place in places:
                     # (meeting points, suits whose cards the weave looked at) of each setting
