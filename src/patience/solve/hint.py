@@ -215,7 +215,7 @@ class _Memory:
 class _Replay:
     """How far :func:`_remember`'s replay of one game got: the state of its loop after the
     first ``len(moves)`` moves, and the positions of the game's past in the world's names
-    (``trail``, from ``first`` renamed by ``trail_label`` through ``moves[since:]``), so that
+    (``trail``, from ``first`` renamed by ``label`` through ``moves[since:]``), so that
     the next hint of the same game goes on from there instead of replaying every move again:
     in a long game the replay was most of a hint's time. Every field is a function of the
     views and the moves alone, as the replay is."""
@@ -227,14 +227,11 @@ class _Replay:
     #: The world dealt when the memory last started afresh, and how many moves came before.
     first: State
     since: int
-    #: Increases each time the memory starts afresh: ``trail`` belongs to one ``first``.
-    epoch: int
     label: dict[Card, Card]
     origin: dict[Card, Card]
+    #: Empty until :func:`_past` needs it, and again whenever ``first`` or ``label`` changes.
     trail: list[State] = field(default_factory=list)
     trail_marks: list[Any] = field(default_factory=list)
-    trail_label: dict[Card, Card] | None = None
-    trail_epoch: int = -1
     #: The replay of ``moves[since:]`` from the renamed ``first`` failed (an illegal move).
     trail_broken: bool = False
 
@@ -297,7 +294,7 @@ def _remember(game: Game) -> _Memory:
         # The world's cards by the names they had when ``first`` was dealt, and back: a swap
         # of two cards never shown renames them in every earlier position too.
         label = {card: card for card in world.all_cards()}
-        replay = _Replay([], rng.getstate(), world, known, world, 0, 0, label, dict(label))
+        replay = _Replay([], rng.getstate(), world, known, world, 0, label, dict(label))
     rng.setstate(replay.rng)
     for index in range(len(replay.moves), len(steps)):
         view = rules.view_json(steps[index + 1].before, 0) if index + 1 < len(steps) else now
@@ -308,9 +305,12 @@ def _remember(game: Game) -> _Memory:
             after = None
         if after is None or not _take_view(after := after.copy(), view, replay.known, swaps):
             after, replay.known = _world_from(rules, view, rng)
-            replay.first, replay.since, replay.epoch = after, index + 1, replay.epoch + 1
+            replay.first, replay.since = after, index + 1
             replay.label = {card: card for card in after.all_cards()}
             replay.origin = dict(replay.label)
+            replay.trail.clear()
+        if swaps:
+            replay.trail.clear()  # the trail's names are no longer the world's
         label, origin = replay.label, replay.origin
         for one, other in swaps:
             origin[one], origin[other] = origin[other], origin[one]
@@ -344,10 +344,9 @@ def _past(rules: Rules[Any], replay: _Replay) -> list[State]:
     it. The positions are kept in ``replay.trail`` and only the moves since the last call are
     played, unless the names or ``first`` changed since (a card seen for the first time)."""
     world = replay.world
-    if replay.trail_label != replay.label or replay.trail_epoch != replay.epoch:
+    if not replay.trail:
         replay.trail = [_renamed(replay.first, replay.label)]
         replay.trail_marks = [rules.lasting_marks(replay.trail[0])]
-        replay.trail_label, replay.trail_epoch = dict(replay.label), replay.epoch
         replay.trail_broken = False
     wanted = len(replay.moves) - replay.since + 1
     while not replay.trail_broken and len(replay.trail) < wanted:
