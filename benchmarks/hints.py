@@ -11,7 +11,9 @@ win rate is the upper bound of any policy's. With ``--blunder-nodes M`` every hi
 checked with the hidden cards known: a **blunder** is a move from a position the solver proves
 winnable (within M nodes) to one it proves lost, where the hint judged another move still
 winnable in more than half of its worlds (the row also counts every hinted move that lost a
-proved win, blunder or not). ``--winnable`` keeps only the deals of the range on the game's
+proved win, blunder or not, and how many blunders were *outvoted*: another move had been won in
+more of the hint's worlds than the move chosen; the others were ties that no sampled world told
+apart, decided by progress). ``--winnable`` keeps only the deals of the range on the game's
 shipped winnable list (src/patience/data/winnable). Each deal's figures go to ``--store``
 (JSON lines, keyed by game, options, policy, solver budget and blunder budget) as soon as it
 is played: a run stopped part way goes on where it stopped, and ``--report`` prints the deals
@@ -53,6 +55,7 @@ def play(game: Game, policy: Policy, blunder_nodes: int | None) -> dict[str, Any
     lost a position proved winnable (``lost_wins``, a blunder or not)."""
     times: list[float] = []
     counts = {"blunders": 0, "lost_wins": 0}
+    losses: list[dict[str, Any]] = []
     # The solver's answer for the position as it stands; once it is proved lost, no later
     # move can lose a win, and the checks stop.
     before = proved(game, blunder_nodes) if blunder_nodes else ""
@@ -70,16 +73,42 @@ def play(game: Game, policy: Policy, blunder_nodes: int | None) -> dict[str, Any
             # The race drops a move once it cannot be the best: judge every move in every
             # world to know how many stayed winnable (the same move is chosen).
             full = hint(game, samples=policy.samples, seconds=None, nodes=policy.nodes, race=False)
+            chosen = answer.move.text()
             others = [
-                won
-                for text, won in full.votes.items()
-                if text != answer.move.text() and won * 2 > full.samples
+                won for text, won in full.votes.items() if text != chosen and won * 2 > full.samples
             ]
             counts["blunders"] += bool(others)
+            losses.append(
+                {
+                    "hint": len(times),
+                    "move": chosen,
+                    "won": full.votes.get(chosen, 0),
+                    "best_other": max(others, default=0),
+                    "samples": full.samples,
+                    "blunder": bool(others),
+                }
+            )
         before = after
 
     played = play_with_hints(game, policy, check)
-    return {"won": played.result == "won", "times": times, "reason": played.reason, **counts}
+    return {
+        "won": played.result == "won",
+        "times": times,
+        "reason": played.reason,
+        **counts,
+        "losses": losses,
+    }
+
+
+def outvoted(row: dict[str, Any]) -> int | None:
+    """How many of ``row``'s blunders chose a move that fewer of the hint's worlds won than
+    another move (the others were ties: no sampled world told the moves apart); None for rows
+    stored before each lost win was kept."""
+    if not row["blunders"]:
+        return 0
+    if "losses" not in row:
+        return None
+    return sum(1 for loss in row["losses"] if loss["blunder"] and loss["best_other"] > loss["won"])
 
 
 def rate(wins: int, deals: int) -> str:
@@ -127,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         if not listed:
             parser.error(f"no winnable list is shipped for {args.game} {' '.join(args.option)}")
         deals_asked = [deal for deal in deals_asked if deal in listed]
-    policy_wins = solver_wins = blunders = lost_wins = 0
+    policy_wins = solver_wins = blunders = lost_wins = outvoted_blunders = 0
+    blunders_unseen = 0  # blunders of rows stored without each lost win
     times: list[float] = []
     for deal in deals_asked:
         row = stored.get(deal)
@@ -145,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         policy_wins += row["won"]
         blunders += row["blunders"]
         lost_wins += row.get("lost_wins", 0)
+        against = outvoted(row)
+        if against is None:
+            blunders_unseen += row["blunders"]
+        else:
+            outvoted_blunders += against
         times.extend(row["times"])
         print(
             f"deal {deal}: policy {'won' if row['won'] else 'lost'}, solver {row['solver']}, "
@@ -162,7 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         "| --- | ---: | --- | --- | ---: | ---: | ---: |"
     )
     name = args.game + "".join(f" {pair}" for pair in args.option)
-    checked = f"{blunders} ({lost_wins} wins lost)" if args.blunder_nodes else "-"
+    unseen = f", {blunders_unseen} not kept" if blunders_unseen else ""
+    checked = (
+        f"{blunders} ({outvoted_blunders} outvoted{unseen}; {lost_wins} wins lost)"
+        if args.blunder_nodes
+        else "-"
+    )
     print(
         f"| {name} | {deals} | {rate(policy_wins, deals)} | {rate(solver_wins, deals)} "
         f"| {checked} | {statistics.median(times):.2f} | {percentile(times, 0.95):.2f} |"
