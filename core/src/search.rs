@@ -57,6 +57,11 @@ pub trait Adapter {
     fn first_share(&self) -> f64 {
         FIRST_SHARE
     }
+    /// The most nodes the solver's first depth-first run may expand, whatever its share of the
+    /// budget (none by default).
+    fn first_nodes(&self) -> Option<u64> {
+        None
+    }
     /// Whether the solver's last depth-first part goes on from the first part's proved losses
     /// and restarts ([`Carry`]) instead of starting afresh.
     fn carry_table(&self) -> bool {
@@ -1151,10 +1156,14 @@ fn wider_search<A: Adapter>(
     let mut carry = Carry::default();
     let mut carried = adapter.carry_table().then_some(&mut carry);
     if bounded {
+        let mut first = slice(budget, adapter.first_share(), None);
+        if let Some(most) = adapter.first_nodes() {
+            first.nodes = Some(first.nodes.map_or(most, |nodes| nodes.min(most)));
+        }
         let found = depth_first_carried(
             adapter,
             root,
-            slice(budget, adapter.first_share(), None),
+            first,
             history,
             true,
             true,
