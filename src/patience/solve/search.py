@@ -34,7 +34,7 @@ import heapq
 import time
 import zlib
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Generic, TypeVar
 
@@ -140,6 +140,9 @@ class Adapter(Generic[N, T]):
     beam_tries: tuple[tuple[int, int, int], ...] = ()
     #: :func:`staged_beam` ends a stage after this many layers without a better score.
     beam_patience: int = 10
+    #: The most nodes of :func:`solver_search`'s first depth-first run, whatever its share of
+    #: the budget (None: its share only).
+    first_nodes: int | None = None
 
     def safe_step(self, node: N) -> tuple[T, N] | None:
         """The step of the adapter's proved safe moves to the foundations when one exists
@@ -664,7 +667,11 @@ def _wider_search(
     runs = [*([(depth_first, FIRST_SHARE)] if bounded else []), (incomplete, STAGED_SHARE)]
     spent = SearchResult(Verdict.UNKNOWN)
     for run, share in runs:
-        found = run(adapter, root, _slice(budget, share, spent), history)
+        part = _slice(budget, share, spent)
+        if run is depth_first and adapter.first_nodes is not None:
+            most = adapter.first_nodes
+            part = replace(part, nodes=most if part.nodes is None else min(part.nodes, most))
+        found = run(adapter, root, part, history)
         found.nodes += spent.nodes
         found.seconds += spent.seconds
         if found.result != Verdict.UNKNOWN or found.why == HISTORY_ONLY:

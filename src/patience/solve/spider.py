@@ -130,6 +130,10 @@ class SpiderAdapter(Adapter[SpiderNode, Step]):
     #: 10,000, 20,000, ... nodes (docs/solving.md, Spider, "Restarts").
     restart_nodes: int | None = 5_000
     first_run_nodes: int | None = 20_000
+    #: The solver's first depth-first part is that first run only (Python solver version 6,
+    #: core 7): what it wins it wins at once, and its sixth of a minute was most of the time
+    #: of a four-suit deal (docs/solving.md, Spider, "In the core").
+    first_nodes: int | None = 20_000
 
     #: The staged search's tries (width, expansions per start of a stage): see
     #: docs/solving.md, Spider, "Staged search".
