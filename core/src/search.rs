@@ -931,8 +931,8 @@ pub fn staged_beam<A: Adapter>(
     }
     // A layer's new children, made in their place by `steps` and never moved unless kept
     // (a node is not small: moving every child cost a third of the beam's time), with the
-    // index in the layer of each one's parent; their scores with their order of reaching.
-    // Their room is reused from layer to layer.
+    // index in the layer of each one's parent; the scores of those kept, with their place
+    // (their order of reaching). Their room is reused from layer to layer.
     let mut children: Vec<Child<A>> = Vec::new();
     let mut parents: Vec<usize> = Vec::new();
     let mut keys: Vec<(f64, usize)> = Vec::new();
@@ -965,13 +965,14 @@ pub fn staged_beam<A: Adapter>(
                         return meter.result(Verdict::Unknown, why, Vec::new());
                     }
                     let here = adapter.stage(&record.node);
-                    // This record's children go after the kept ones of the layer so far; the
-                    // ones kept move down over the others (`kept` is where the next one goes).
+                    // This record's children go after the layer's children so far, and stay
+                    // where they are made, those left out too: moving the kept ones down over
+                    // them cost a tenth of the time, for a few per cent of the peak memory.
                     let first = children.len();
                     adapter.steps(&record.node, true, &mut children);
-                    let mut kept = first;
-                    for index in first..children.len() {
-                        let child = &children[index].1;
+                    parents.resize(children.len(), parent);
+                    for (index, entry) in children.iter().enumerate().skip(first) {
+                        let child = &entry.1;
                         // (No history, as from a deal: no path key to make.)
                         if !forbidden.is_empty()
                             && forbidden.contains(&scratch.path(adapter, child))
@@ -979,7 +980,7 @@ pub fn staged_beam<A: Adapter>(
                             continue;
                         }
                         if adapter.won(child) {
-                            let (step, child) = children[index].clone();
+                            let (step, child) = entry.clone();
                             let last = Rc::new(Linked {
                                 node: child,
                                 parent: Some(Rc::clone(record)),
@@ -996,7 +997,7 @@ pub fn staged_beam<A: Adapter>(
                         if adapter.stage(child) != here {
                             if entered.insert(canon) {
                                 let score = adapter.score(child);
-                                let (step, child) = children[index].clone();
+                                let (step, child) = entry.clone();
                                 candidates.push(Scored {
                                     score,
                                     order: reached,
@@ -1023,14 +1024,8 @@ pub fn staged_beam<A: Adapter>(
                             }
                         }
                         seen.insert(canon, worse);
-                        keys.push((adapter.score(child), kept));
-                        if kept != index {
-                            children.swap(kept, index);
-                        }
-                        parents.push(parent);
-                        kept += 1;
+                        keys.push((adapter.score(child), index));
                     }
-                    children.truncate(kept);
                 }
                 if keys.is_empty() {
                     break;
