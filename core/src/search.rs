@@ -7,6 +7,7 @@
 //! fingerprints.
 
 use std::cmp::Ordering;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
@@ -1018,12 +1019,18 @@ pub fn staged_beam<A: Adapter>(
                             continue;
                         }
                         let worse = adapter.worse(child);
-                        if let Some(&old) = seen.get(&canon) {
-                            if old <= worse {
-                                continue;
+                        // One probe of the map for the look-up and the insertion.
+                        match seen.entry(canon) {
+                            Entry::Occupied(mut reached) => {
+                                if *reached.get() <= worse {
+                                    continue;
+                                }
+                                reached.insert(worse);
+                            }
+                            Entry::Vacant(slot) => {
+                                slot.insert(worse);
                             }
                         }
-                        seen.insert(canon, worse);
                         keys.push((adapter.score(child), index));
                     }
                 }
