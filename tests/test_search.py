@@ -5,9 +5,20 @@ solver_search hands the depth-first search what is left."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from typing import Any
+
+import pytest
 
 from patience.moves import Move
-from patience.solve.search import Adapter, Budget, depth_first, solver_search, staged
+from patience.solve import search
+from patience.solve.search import (
+    Adapter,
+    Budget,
+    SearchResult,
+    depth_first,
+    solver_search,
+    staged,
+)
 
 WIN = "W"
 
@@ -97,3 +108,31 @@ def test_solver_search_shares_a_node_budget() -> None:
     assert plain.nodes == 120
     chain = {"0": ["1"], "1": ["2"], "2": [WIN]}
     assert names(solver_search(Graph(chain), "0", Budget(nodes=100)).moves) == ["1", "2", WIN]
+
+
+def test_the_first_depth_first_part_stops_at_the_adapters_first_nodes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Spider's adapters cap the first part (docs/solving.md, Spider): whatever its share of
+    # the budget, it gets at most `first_nodes`, and the later parts spend the rest.
+    edges = {str(index): [str(index + 1)] for index in range(1_000)}
+    graph = Graph(edges, tries=((1, 10_000),))
+    budgets: list[Budget] = []
+    plain_depth_first = search.depth_first
+
+    def recording(
+        adapter: Adapter[str, str], root: str, budget: Budget, *args: Any, **kwargs: Any
+    ) -> SearchResult:
+        budgets.append(budget)
+        return plain_depth_first(adapter, root, budget, *args, **kwargs)
+
+    monkeypatch.setattr(search, "depth_first", recording)
+    assert solver_search(graph, "0", Budget(nodes=600)).nodes == 600
+    assert budgets[0].nodes == 100  # a sixth
+    graph.first_nodes = 7
+    budgets.clear()
+    assert solver_search(graph, "0", Budget(nodes=600)).nodes == 600
+    assert budgets[0].nodes == 7
+    budgets.clear()
+    solver_search(graph, "0", Budget(seconds=60.0))
+    assert (budgets[0].nodes, budgets[0].seconds) == (7, 10.0)
