@@ -625,7 +625,7 @@ def solver_search(
     table: bool = True,
 ) -> SearchResult:
     """The solver's search. With :attr:`Adapter.staged_tries`: a depth-first run with
-    :data:`FIRST_SHARE` of the budget, then :func:`staged` (:func:`staged_beam` for an adapter
+    :data:`FIRST_SHARE` of the budget (at most :attr:`Adapter.first_nodes` nodes), then :func:`staged` (:func:`staged_beam` for an adapter
     with :attr:`Adapter.beam_tries`) until :data:`STAGED_SHARE` of it is spent, then
     depth-first again with the rest (only a depth-first run that ends can prove a
     deal unwinnable). Without a budget the first run is left out. Other adapters, and the
