@@ -625,11 +625,12 @@ def solver_search(
     table: bool = True,
 ) -> SearchResult:
     """The solver's search. With :attr:`Adapter.staged_tries`: a depth-first run with
-    :data:`FIRST_SHARE` of the budget (at most :attr:`Adapter.first_nodes` nodes), then :func:`staged` (:func:`staged_beam` for an adapter
-    with :attr:`Adapter.beam_tries`) until :data:`STAGED_SHARE` of it is spent, then
-    depth-first again with the rest (only a depth-first run that ends can prove a
-    deal unwinnable). Without a budget the first run is left out. Other adapters, and the
-    plain searches of the tests (``dominance`` or ``table`` off), search depth-first only.
+    :data:`FIRST_SHARE` of the budget (at most :attr:`Adapter.first_nodes` nodes), then
+    :func:`staged` (:func:`staged_beam` for an adapter with :attr:`Adapter.beam_tries`) until
+    :data:`STAGED_SHARE` of it is spent, then depth-first again with the rest (only a
+    depth-first run that ends can prove a deal unwinnable). Without a budget the first run is
+    left out. Other adapters, and the plain searches of the tests (``dominance`` or ``table``
+    off), search depth-first only.
     An adapter with a :meth:`Adapter.narrowed` game has it searched first, with
     :data:`NARROWED_SHARE` of the budget; unless that finds a win, the game itself is searched
     with the rest."""
