@@ -665,12 +665,13 @@ def _wider_search(
         return depth_first(adapter, root, budget, history, dominance=dominance, table=table)
     bounded = budget.seconds is not None or budget.nodes is not None
     incomplete = staged_beam if adapter.beam_tries else staged
-    runs = [*([(depth_first, FIRST_SHARE)] if bounded else []), (incomplete, STAGED_SHARE)]
+    # Each run with its share of the budget and the most nodes it may take.
+    first = (depth_first, FIRST_SHARE, adapter.first_nodes)
+    runs = [*([first] if bounded else []), (incomplete, STAGED_SHARE, None)]
     spent = SearchResult(Verdict.UNKNOWN)
-    for run, share in runs:
+    for run, share, most in runs:
         part = _slice(budget, share, spent)
-        if run is depth_first and adapter.first_nodes is not None:
-            most = adapter.first_nodes
+        if most is not None:
             part = replace(part, nodes=most if part.nodes is None else min(part.nodes, most))
         found = run(adapter, root, part, history)
         found.nodes += spent.nodes
