@@ -139,3 +139,37 @@ def test_how_to_play_is_reachable_from_a_shared_table(browser: Any, server_url: 
         expect(panel).to_be_hidden()
         expect(button).to_have_attribute("aria-expanded", "false")
     page.close()
+
+
+def test_how_to_play_opened_before_the_state_fills_in(browser: Any, server_url: str) -> None:
+    """The button is there before the websocket's first state: the panel fills when it comes."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    held: list[Any] = []
+    routes: list[Any] = []
+
+    def hold_the_server(route: Any) -> None:
+        server = route.connect_to_server()
+        routes.append(route)
+        server.on_message(lambda message: held.append(message))
+
+    page.route_web_socket(re.compile(r"/ws/shared/"), hold_the_server)
+    made = page.request.post(
+        f"{server_url}/api/shared", data={"game": "leopard", "seats": ["open", "greedy"]}
+    ).json()
+    page.goto(server_url + made["url"])
+    page.get_by_role("button", name="How to play").click()
+    panel = page.locator("#rules-panel")
+    expect(panel).to_contain_text("Loading")
+    for _ in range(200):  # the held state reaches the route within moments
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert routes
+    assert held, "the table's state should have been held back"
+    expect(panel.locator("h1")).to_have_count(0)
+    for message in held:
+        routes[0].send(message)
+    expect(panel.locator("h1")).to_contain_text("how to play")
+    page.close()

@@ -325,21 +325,29 @@ class SharedTablePage {
     const opening = ui.rules.hidden;
     ui.rulesButton.setAttribute("aria-expanded", String(opening));
     ui.rules.hidden = !opening;
-    if (!opening || !this.state || this.rulesFor === this.state.game) {
-      if (opening) ui.rules.focus();
-      return;
-    }
+    if (!opening) return;
+    // Opened before the table's first state arrived: show() fills the panel when it comes.
+    if (!this.state) ui.rules.replaceChildren(h("p", {}, "Loading…"));
+    else await this.loadRules(this.state.game);
+    ui.rules.focus();
+  }
+
+  async loadRules(game) {
+    const ui = this.ui;
+    if (this.rulesFor === game || this.rulesLoading === game) return;
+    this.rulesLoading = game;
     try {
-      const { html } = await getJson(`/api/rules/${encodeURIComponent(this.state.game)}`);
+      const { html } = await getJson(`/api/rules/${encodeURIComponent(game)}`);
       const body = h("div", { class: "rules-text" });
       body.innerHTML = html;
       ui.rules.replaceChildren(h("button", { type: "button", class: "close",
         onclick: () => this.toggleRules() }, "Close"), body);
-      this.rulesFor = this.state.game;
+      this.rulesFor = game;
     } catch (failure) {
       ui.rules.replaceChildren(h("p", { class: "error", role: "alert" }, failure.message));
+    } finally {
+      this.rulesLoading = null;
     }
-    ui.rules.focus();
   }
 
   connect() {
@@ -429,6 +437,7 @@ class SharedTablePage {
 
   show(latest) {
     this.state = latest;
+    if (!this.ui.rules.hidden) this.loadRules(latest.game);
     if (latest.seat !== null && latest.seat !== undefined) this.seat = latest.seat;
     // A drag in progress (double_solitaire.js) is not redrawn under the pointer: the table
     // is drawn as it now stands when the cards are let go.
