@@ -8,7 +8,7 @@
 //! first, then the stock top first) with `w` cards of it on the waste.
 
 use crate::game::game_from_inherent;
-use crate::key::{fingerprint, Key};
+use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
 use crate::search::{one_of_the_first, Adapter, Child};
@@ -674,17 +674,19 @@ impl Adapter for Klondike {
 
     fn canonical(&self, node: &Node) -> Key {
         // The piles as a multiset (they are interchangeable): the sum of their fingerprints.
-        let mut bytes = [0u8; KEY_BYTES];
-        bytes[..16].copy_from_slice(&node.sum.to_le_bytes());
-        bytes[16..32].copy_from_slice(&node.order_hash.to_le_bytes());
-        bytes[32..36].copy_from_slice(&node.found);
         let mut w = node.w;
         // (`draw` is 1 or 3: a division by the constant 3 is a multiplication.)
         if self.passes.is_none() && (self.draw == 1 || w.is_multiple_of(3) || w == node.olen) {
             w = 255;
         }
-        bytes[36] = w;
-        fingerprint(&bytes[..37])
+        // The bytes: the sum, the stock and waste's fingerprint, the foundations, `w`.
+        fingerprint_words::<37, 5>(&[
+            node.sum as u64,
+            (node.sum >> 64) as u64,
+            node.order_hash as u64,
+            (node.order_hash >> 64) as u64,
+            u64::from(u32::from_le_bytes(node.found)) | u64::from(w) << 32,
+        ])
     }
 
     fn worse(&self, node: &Node) -> u32 {

@@ -11,7 +11,7 @@
 //! again only for the columns a step changes.
 
 use crate::game::game_from_inherent;
-use crate::key::{fingerprint, Key};
+use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
 use crate::search::{one_of_the_first, Adapter, Child};
@@ -141,6 +141,53 @@ pub struct Step {
     target: u8,
     turns: u8,
     plays: Vec<(i8, u8)>,
+}
+
+/// A key's bytes (the columns' fingerprint, the foundations, the stock and waste's
+/// fingerprint, `w`), hashed from words ([`fingerprint_words`]).
+fn key_words(columns: Key, found: u64, order_hash: Key, w: u8) -> Key {
+    fingerprint_words::<41, 6>(&[
+        columns as u64,
+        (columns >> 64) as u64,
+        found,
+        order_hash as u64,
+        (order_hash >> 64) as u64,
+        u64::from(w),
+    ])
+}
+
+/// The eight bytes in ascending order, as one little-endian word: a sorting network on values
+/// in registers (sorting the bytes in memory and reading them back as a word stalls the read).
+fn sorted_bytes(bytes: [u8; 8]) -> u64 {
+    let mut v = bytes;
+    // Batcher's odd-even merge sort for eight inputs: 19 compare-exchanges.
+    const PAIRS: [(usize, usize); 19] = [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (1, 2),
+        (5, 6),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+        (2, 4),
+        (3, 5),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+    ];
+    for (a, b) in PAIRS {
+        let (low, high) = (v[a].min(v[b]), v[a].max(v[b]));
+        v[a] = low;
+        v[b] = high;
+    }
+    u64::from_le_bytes(v)
 }
 
 impl Node {
@@ -332,12 +379,7 @@ impl Node {
     }
 
     fn path(&self) -> Key {
-        let mut bytes = [0u8; 41];
-        bytes[..16].copy_from_slice(&self.placed().to_le_bytes());
-        bytes[16..24].copy_from_slice(&self.found);
-        bytes[24..40].copy_from_slice(&self.order_hash.to_le_bytes());
-        bytes[40] = self.w;
-        fingerprint(&bytes)
+        key_words(self.placed(), u64::from_le_bytes(self.found), self.order_hash, self.w)
     }
 
     /// A move to a foundation that no other step beats (docs/solving.md, Napoleon, rule 3):
@@ -662,14 +704,7 @@ impl Adapter for Napoleon {
     fn canonical(&self, node: &Node) -> Key {
         // The columns as a multiset and the foundations as a sorted list (rule 1).
         let columns = node.hash.iter().fold(0, |sum: Key, hash| sum.wrapping_add(*hash));
-        let mut found = node.found;
-        found.sort_unstable();
-        let mut bytes = [0u8; 41];
-        bytes[..16].copy_from_slice(&columns.to_le_bytes());
-        bytes[16..24].copy_from_slice(&found);
-        bytes[24..40].copy_from_slice(&node.order_hash.to_le_bytes());
-        bytes[40] = node.w;
-        fingerprint(&bytes)
+        key_words(columns, sorted_bytes(node.found), node.order_hash, node.w)
     }
 
     fn path_key(&self, node: &Node) -> Key {
@@ -1065,6 +1100,27 @@ mod tests {
         let mut down = vec![0; PILES.len()];
         down[0] = 1;
         Parts { piles, down, extra: Vec::new() }
+    }
+
+    #[test]
+    fn foundation_bytes_sort_as_a_byte_sort_does() {
+        // Every input of zeros and ones (the 0-1 principle proves a network), and mixed ones.
+        for mask in 0..256u32 {
+            let bytes: [u8; 8] = std::array::from_fn(|index| (mask >> index & 1) as u8);
+            let mut sorted = bytes;
+            sorted.sort_unstable();
+            assert_eq!(sorted_bytes(bytes), u64::from_le_bytes(sorted));
+        }
+        let mut state = 7u64;
+        for _ in 0..1000 {
+            let bytes: [u8; 8] = std::array::from_fn(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 59) as u8
+            });
+            let mut sorted = bytes;
+            sorted.sort_unstable();
+            assert_eq!(sorted_bytes(bytes), u64::from_le_bytes(sorted));
+        }
     }
 
     #[test]

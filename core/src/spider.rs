@@ -13,7 +13,7 @@
 //! allows a deal, which needs every pile filled), and no removal happens by itself.
 
 use crate::game::game_from_inherent;
-use crate::key::{fingerprint, Key};
+use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
 use crate::search::{one_of_the_first, Adapter, Child};
@@ -341,12 +341,36 @@ impl Node {
     /// The bytes of a key: a sum of pile fingerprints, the stock's fingerprint, the removed
     /// suits (in `found`'s order, padded), and a tag.
     fn key_of(&self, piles: Key, found: &[u8; 8], tag: u8) -> Key {
-        let mut bytes = [0u8; 16 + 16 + 8 + 1];
-        bytes[..16].copy_from_slice(&piles.to_le_bytes());
-        bytes[16..32].copy_from_slice(&self.stock_hash.to_le_bytes());
-        bytes[32..40].copy_from_slice(found);
-        bytes[40] = tag;
-        fingerprint(&bytes)
+        fingerprint_words::<{ 16 + 16 + 8 + 1 }, 6>(&[
+            piles as u64,
+            (piles >> 64) as u64,
+            self.stock_hash as u64,
+            (self.stock_hash >> 64) as u64,
+            u64::from_le_bytes(*found),
+            u64::from(tag),
+        ])
+    }
+    /// The removed suits in ascending order, the empty places 255 (the table key's multiset).
+    /// Made in a register from counts: sorting the bytes in place and reading them back as
+    /// one word stalled the load on the byte stores (a fifth of a search's time by `perf`).
+    fn sorted_found(&self) -> [u8; 8] {
+        let mut counts: u32 = 0;
+        for &suit in &self.found[..self.found_len as usize] {
+            debug_assert!(suit < 4, "a suit is 0-3");
+            counts += 1 << (8 * u32::from(suit));
+        }
+        let mut word: u64 = 0;
+        let mut shift = 0u32;
+        for suit in 0..4u64 {
+            for _ in 0..(counts >> (8 * suit)) & 0xff {
+                word |= suit << shift;
+                shift += 8;
+            }
+        }
+        if shift < 64 {
+            word |= u64::MAX << shift;
+        }
+        word.to_le_bytes()
     }
     /// The removed suits as the engine's key holds them: in order, the empty places 255.
     fn found_bytes(&self) -> [u8; 8] {
@@ -467,10 +491,7 @@ impl Adapter for Spider {
         // The removed suits as a multiset (which foundation a suit went to changes nothing);
         // the piles in place while the stock holds cards (a deal puts a card on each pile by
         // position), as a multiset once it is empty.
-        let mut found = node.found;
-        let length = node.found_len as usize;
-        found[..length].sort_unstable();
-        found[length..].fill(255);
+        let found = node.sorted_found();
         if node.stock_len > 0 {
             node.key_of(node.placed(), &found, 1)
         } else {
@@ -887,6 +908,24 @@ mod tests {
         assert!(back.piles[0].is_empty());
         assert_eq!(back.piles[P_T0], vec![51, 50, 49]);
         assert_eq!(back.piles[P_T0 + 9], vec![40]);
+    }
+
+    #[test]
+    fn the_removed_suits_sort_as_bytes_do() {
+        // Every sequence of up to eight suits: the counted form equals a byte sort, padded.
+        let mut node = one_suit("1").from_parts(&almost_won()).unwrap();
+        for length in 0..=8u32 {
+            for code in 0..4u32.pow(length) {
+                let mut found = [255u8; 8];
+                for (place, slot) in found.iter_mut().take(length as usize).enumerate() {
+                    *slot = (code / 4u32.pow(place as u32) % 4) as u8;
+                }
+                node.found = found;
+                node.found_len = length as u8;
+                found[..length as usize].sort_unstable();
+                assert_eq!(node.sorted_found(), found);
+            }
+        }
     }
 
     #[test]
