@@ -12,7 +12,8 @@ deals: see ``benchmarks/ksolve.py``.
 
 Prints one line per deal and engine (``--quiet``: only the table), then one row per engine:
 resolved, won, unwinnable, unknown, median and 90th-percentile seconds, nodes per CPU second,
-the largest peak resident size.
+the largest peak resident size; when ``--python-deals`` is a subset, the core's row on those
+deals alone and the ratio of the two engines' nodes per CPU second on them.
 """
 
 from __future__ import annotations
@@ -170,7 +171,32 @@ def main(argv: list[str] | None = None) -> int:
     for engine in engines:
         if runs[engine]:
             print(summary_row(engine, runs[engine]))
+    same = same_deals_ratio(runs)
+    if same:
+        print(same)
     return 0
+
+
+def same_deals_ratio(runs: dict[str, list[DealRun]]) -> str | None:
+    """The core's row on the Python engine's deals alone, and the two engines' nodes per CPU
+    second on them: when the Python engine ran a subset, the whole column compares different
+    deals (the harder ones search in larger tables, fewer nodes a second), not the engines."""
+    python = runs.get("python", [])
+    core = runs.get("core", [])
+    deals = {run.deal for run in python}
+    subset = [run for run in core if run.deal in deals]
+    if not python or not subset or len(subset) == len(core):
+        return None
+    rate = {
+        name: sum(run.nodes for run in group) / sum(run.cpu_seconds for run in group)
+        for name, group in (("core", subset), ("python", python))
+        if sum(run.cpu_seconds for run in group) > 0
+    }
+    row = summary_row("core, the Python deals", subset)
+    if len(rate) < 2 or not rate["python"]:
+        return row
+    times = rate["core"] / rate["python"]
+    return f"{row}\n\nOn the same deals the core expands {times:.1f} times the nodes a CPU second."
 
 
 if __name__ == "__main__":
