@@ -25,6 +25,8 @@ from patience.solve import Hint, hint, solve, solve_state
 from patience.solve.hint import (
     DEFAULT_SAMPLES,
     GAME_BUDGETS,
+    STUCK_AFTER,
+    _moves_without_progress,
     _progress,
     _racing,
     _remember,
@@ -823,6 +825,39 @@ def test_spider_ties_go_to_building_then_to_the_deal_then_to_other_plays(
     assert answer.move is not None
     assert answer.move.text() == "stock"
     assert answer.votes["t1-t2"] == answer.votes["stock"] == answer.samples
+
+
+def test_moves_without_progress_are_counted_back_to_the_last_progress() -> None:
+    game = spider_game()
+    assert _moves_without_progress(game) == 0
+    game.push(Move.parse("t1-t2"))  # the five from one six to the other: nothing gained
+    game.push(Move.parse("t3-t4"))  # a build, but no card home, turned up or dealt
+    assert _moves_without_progress(game) == 2
+    game.push(Move.parse("stock"))  # a row dealt: fewer cards in the stock
+    assert _moves_without_progress(game) == 0
+
+
+def test_stuck_spider_ties_go_to_the_shortest_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every world won after every move, and a world wins sooner after the deal: the building
+    order chooses a build; after STUCK_AFTER moves without progress (the policy walked one-suit
+    Spider's deal 1003 to the move limit that way) the shortest wins decide: the deal."""
+
+    def sooner_after_the_deal(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        verdict = _Verdict("won")
+        verdict.moves = [Move.parse("stock")] * (1 + 20 * len(state.piles["stock"]))
+        return verdict
+
+    monkeypatch.setattr(patience.solve, "solve_state", sooner_after_the_deal)
+    game = spider_game()
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() != "stock"
+    hint_module = importlib.import_module("patience.solve.hint")
+    monkeypatch.setattr(hint_module, "_moves_without_progress", lambda game: STUCK_AFTER)
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() == "stock"
+    assert answer.chance == 1.0
 
 
 def test_the_web_app_asks_each_game_for_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,7 +53,8 @@ AUTOPLAY_VERSION = 10
 #: with policy 9's change. Leoni's Own 11: the hints remember every card, which the player saw
 #: dealt face up (``Rules.player_sees_every_card``), and solve the position itself. Spider 11:
 #: its building order comes before policy 9's shortest wins. Both 12 with policy 10's change.
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 12, "spider": 12}
+#: Spider 13: after ``STUCK_AFTER`` moves without progress the shortest wins come first.
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 12, "spider": 13}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

@@ -85,6 +85,14 @@ DEEPEN: dict[str, int] = {"spider": 4}
 #: (:func:`_progress`): those whose deals cover the tableau's cards.
 BUILDING = frozenset({"spider"})
 
+#: In the games of :data:`BUILDING`, after this many moves without progress (no card home or
+#: turned face up, no card dealt from the stock), ties among the moves that won every world
+#: judged go to the shortest wins found before the building order: one-suit Spider's deal
+#: 1003, won in every world after every move late in the deal, walked runs from pile to pile
+#: to the 1,000-move limit, each hint choosing a building play that the next one undid by
+#: another route (docs/solving.md, "How well the hints play").
+STUCK_AFTER = 30
+
 #: The worlds and nodes of a hint for a game the compiled core does not know (at most).
 PYTHON_SAMPLES = 4
 PYTHON_NODES = 200
@@ -493,6 +501,8 @@ def hint(
     fingerprint = json.dumps([seed, view, played], sort_keys=True, default=str)
     rng = random.Random(hashlib.sha256(fingerprint.encode()).hexdigest())
 
+    stuck = game.name in BUILDING and _moves_without_progress(game) >= STUCK_AFTER
+
     def sampled(worlds: int) -> Hint:
         undoing = _undoing(game, legal)
         return _sampled(
@@ -508,6 +518,7 @@ def hint(
             undoing,
             memory.past,
             deepen,
+            stuck,
         )
 
     if not has_hidden_cards(view) or game.rules.hidden_cards_known(view):
@@ -560,6 +571,7 @@ def _sampled(
     undoing: frozenset[Move] = frozenset(),
     past: Sequence[State] = (),
     deepen: int = 1,
+    stuck: bool = False,
 ) -> Hint:
     """Deal the hidden cards ``samples`` times from the view and judge every legal move by the
     share of those worlds still won after it (the same worlds for every move); among equally
@@ -567,7 +579,9 @@ def _sampled(
     a move stops being judged once it can no longer be among the best (:func:`_racing`).
     ``past`` (:class:`_Memory`) gives each world the positions of its game that it may not
     recreate. With ``deepen`` above 1, the close calls are searched again with that many times
-    the nodes where the first search ran out of budget (:func:`_deepened`)."""
+    the nodes where the first search ran out of budget (:func:`_deepened`). With ``stuck`` (a
+    game of :data:`BUILDING` that made no progress for :data:`STUCK_AFTER` moves), the moves
+    that won every world judged are told apart by their shortest wins first."""
     deadline = None if seconds is None else started + seconds
     worlds: dict[str, State] = {}
     for _ in range(samples):
@@ -631,7 +645,7 @@ def _sampled(
     finishing = {
         move: sum(world.lengths[move] for world in judged)
         for move in close
-        if every_way and tallies[move].won == done
+        if (every_way or stuck) and tallies[move].won == done
     }
     if finishing:
         close = list(finishing)
@@ -639,7 +653,9 @@ def _sampled(
     # are won after almost every move until late in a deal, and a world, knowing its stock,
     # wins sooner after a deal, so that the shortest wins dealt one-suit Spider's stock before
     # a card was turned face up (deal 1001: four rows by move 12, the deal lost at move 44).
-    building = rules.name in BUILDING
+    # Stuck (STUCK_AFTER), the building order has been walking the game in circles: the
+    # shortest wins come first, so that the hints follow one line of play.
+    building = rules.name in BUILDING and not (stuck and finishing)
 
     def preference(move: Move) -> tuple[Any, ...]:
         order = progress[move][2:]
@@ -911,6 +927,32 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
         else:
             progress[move] = (home, -down, -talon, 2 if _order(after) > order_now else 0)
     return progress
+
+
+def _moves_without_progress(game: Game) -> int:
+    """How many moves have been played since the game last made progress as the player sees
+    it (:func:`_progress`'s counts: cards home, cards face down, cards in the stock and
+    waste)."""
+
+    def counts(state: State) -> tuple[int, int, int]:
+        home = down = talon = 0
+        for name, cards in state.piles.items():
+            kind = _pile_kind(name)
+            if kind == "talon":
+                talon += len(cards)
+            elif kind == "foundation":
+                home += len(cards)
+            else:
+                down += state.down.get(name, 0)
+        return home, down, talon
+
+    now = counts(game.state)
+    played = 0
+    for step in reversed(game.history):
+        if counts(step.before) != now:
+            break
+        played += 1
+    return played
 
 
 def _order(state: State) -> int:
