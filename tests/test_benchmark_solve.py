@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
-
-def _benchmark() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "solve.py"
-    spec = importlib.util.spec_from_file_location("benchmark_solve", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from benchmark_helpers import load_benchmark
 
 
 def test_the_core_is_compared_with_python_on_the_python_deals_only() -> None:
-    bench = _benchmark()
+    bench = load_benchmark("solve")
 
     def run(engine: str, deal: int, cpu: float, nodes: int) -> object:
         return bench.DealRun(engine, deal, "won", cpu, cpu, nodes, 100, 50.0)

@@ -499,14 +499,9 @@ def test_the_lock_diagnostic_agrees_with_the_core_at_the_root() -> None:
     # benchmarks/klondike_locks.py writes the core's rule 12 again in Python (docs/solving.md
     # cites its counts): a deal is locked there exactly when the core proves it lost at the
     # root. Deals 1022-1024 are locked, the others of 1018-1027 are not.
-    import importlib.util
+    from benchmark_helpers import load_benchmark
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "klondike_locks.py"
-    spec = importlib.util.spec_from_file_location("klondike_locks", path)
-    assert spec is not None
-    assert spec.loader is not None
-    locks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(locks)
+    locks = load_benchmark("klondike_locks")
     from patience.solve.core import encode
 
     locked = []
