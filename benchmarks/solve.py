@@ -97,13 +97,18 @@ def run_one(job: tuple[Any, ...]) -> DealRun:
     return solve_deal(*job)
 
 
+def nodes_per_cpu_second(runs: list[DealRun]) -> float:
+    """The runs' nodes over their CPU seconds (0 without either)."""
+    cpu = sum(run.cpu_seconds for run in runs)
+    return sum(run.nodes for run in runs) / cpu if cpu else 0.0
+
+
 def summary_row(engine: str, runs: list[DealRun]) -> str:
     counts = {kind: sum(run.result == kind for run in runs) for kind in ("won", "unwinnable")}
     unknown = len(runs) - counts["won"] - counts["unwinnable"]
     seconds = [run.seconds for run in runs]
-    cpu = sum(run.cpu_seconds for run in runs)
-    nodes = sum(run.nodes for run in runs)
-    rate = f"{nodes / cpu:,.0f}" if cpu and nodes else "-"
+    speed = nodes_per_cpu_second(runs)
+    rate = f"{speed:,.0f}" if speed else "-"
     return (
         f"| {engine} | {len(runs)} | {counts['won'] + counts['unwinnable']} | {counts['won']} "
         f"| {counts['unwinnable']} | {unknown} | {statistics.median(seconds):.2f} "
@@ -187,15 +192,11 @@ def same_deals_ratio(runs: dict[str, list[DealRun]]) -> str | None:
     subset = [run for run in core if run.deal in deals]
     if not python or not subset or len(subset) == len(core):
         return None
-    rate = {
-        name: sum(run.nodes for run in group) / sum(run.cpu_seconds for run in group)
-        for name, group in (("core", subset), ("python", python))
-        if sum(run.cpu_seconds for run in group) > 0
-    }
     row = summary_row("core, the Python deals", subset)
-    if len(rate) < 2 or not rate["python"]:
+    core_speed, python_speed = nodes_per_cpu_second(subset), nodes_per_cpu_second(python)
+    if not core_speed or not python_speed:
         return row
-    times = rate["core"] / rate["python"]
+    times = core_speed / python_speed
     return f"{row}\n\nOn the same deals the core expands {times:.1f} times the nodes a CPU second."
 
 
