@@ -783,20 +783,21 @@ def spider_game() -> Game:
     return Game.from_position({**data, "piles": piles})
 
 
-def test_spider_ties_go_to_building_then_to_the_deal_then_to_other_plays(
+def test_spider_ties_go_to_building_then_to_other_plays_then_to_the_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Counted as progress (fewer cards in the stock), a deal dealt Spider's whole stock at the
-    first ties; after every play, runs walked from pile to pile for hundreds of moves. Among
-    equally good moves a play that builds comes first, then the deal, then a play that only
-    moves cards around."""
+    first ties; before the plays that only move cards around, it still dealt the stock while
+    most cards lay face down (one-suit deal 1001). Among equally good moves a play that builds
+    comes first, then a play that moves cards around, then the deal (the walks that order once
+    made end with STUCK_AFTER)."""
     game = spider_game()
     legal = {move.text(): move for move in game.legal_moves()}
     progress = _progress(game.rules, game.state, list(legal.values()))
     builds = ["t3-t4", "t4-t7", "t4-t8", "t7-t9", "t8-t9", "t9-t5", "t9-t6"]
     assert set(legal) == {"t1-t2", "stock", *builds}
-    assert all(progress[legal[move]] > progress[legal["stock"]] for move in builds)
-    assert progress[legal["stock"]] > progress[legal["t1-t2"]]
+    assert all(progress[legal[move]] > progress[legal["t1-t2"]] for move in builds)
+    assert progress[legal["t1-t2"]] > progress[legal["stock"]]
     # Every world won after every move: a play that builds.
     monkeypatch.setattr(patience.solve, "solve_state", lambda *args, **budget: _Verdict("won"))
     answer = hint(game, **QUICK)
@@ -823,8 +824,45 @@ def test_spider_ties_go_to_building_then_to_the_deal_then_to_other_plays(
     monkeypatch.setattr(patience.solve, "solve_state", no_build_wins)
     answer = hint(game, **QUICK)
     assert answer.move is not None
-    assert answer.move.text() == "stock"
+    assert answer.move.text() == "t1-t2"
     assert answer.votes["t1-t2"] == answer.votes["stock"] == answer.samples
+
+    def only_the_deal_wins(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        # As above, and t1-t2, which leaves t1 with one card, loses too.
+        tableau = [state.piles[f"t{index}"] for index in range(1, 11)]
+        kept = all(tableau) and len(state.piles["t3"]) != 1 and len(state.piles["t1"]) != 1
+        return _Verdict("won" if kept else "unwinnable")
+
+    monkeypatch.setattr(patience.solve, "solve_state", only_the_deal_wins)
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() == "stock"
+
+
+def test_a_spider_play_is_searched_again_with_the_stock_dealt_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A world knows its stock, so its short search wins after the deal and runs out of nodes
+    after a play: judged so, the deal won every vote and one-suit Spider's hints dealt the whole
+    stock by move 50. A play whose search is undecided is searched again with the stock dealt
+    first; won that way, it is won (by that line), and the building order puts it first. A
+    play after which the deal is not allowed (it empties a pile) stays undecided."""
+    game = spider_game()
+    searched: list[int] = []
+
+    def won_once_dealt(rules: Any, state: Any, **budget: Any) -> _Verdict:
+        searched.append(len(state.piles["stock"]))
+        return _Verdict("won" if len(state.piles["stock"]) < 14 else "unknown")
+
+    monkeypatch.setattr(patience.solve, "solve_state", won_once_dealt)
+    answer = hint(game, **QUICK)
+    assert answer.move is not None
+    assert answer.move.text() in ["t3-t4", "t7-t9", "t8-t9", "t9-t5", "t9-t6"]
+    assert answer.votes[answer.move.text()] == answer.votes["stock"] == answer.samples
+    # The plays that empty t4 leave no deal to search: undecided in every world.
+    assert answer.votes["t4-t7"] == answer.votes["t4-t8"] == 0
+    assert 4 in searched
+    assert 14 in searched
 
 
 def test_moves_without_progress_are_counted_back_to_the_last_progress() -> None:

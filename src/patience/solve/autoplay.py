@@ -53,8 +53,12 @@ AUTOPLAY_VERSION = 10
 #: with policy 9's change. Leoni's Own 11: the hints remember every card, which the player saw
 #: dealt face up (``Rules.player_sees_every_card``), and solve the position itself. Spider 11:
 #: its building order comes before policy 9's shortest wins. Both 12 with policy 10's change.
-#: Spider 13: after ``STUCK_AFTER`` moves without progress the shortest wins come first.
-AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 12, "spider": 13}
+#: Spider 13: after ``STUCK_AFTER`` moves without progress the shortest wins come first. Spider
+#: 14 (tried on a branch): the deal after the plays that only move cards around. Spider 15:
+#: that order, and a play whose search runs out of nodes in a world is searched again with the
+#: stock dealt first, so that the deal no longer wins the vote only because a world knows its
+#: stock.
+AUTOPLAY_VERSIONS: dict[str, int] = {"leonis-own": 12, "spider": 15}
 #: A game still going after this many moves counts as lost (the repetition rule ends every
 #: game, but some only after a very long walk through the stock).
 MAX_MOVES = 1000

@@ -81,7 +81,7 @@ GAME_BUDGETS: dict[str, tuple[int, int | None]] = {
 DEEPEN: dict[str, int] = {"spider": 4}
 
 #: The games whose ties between equally good moves go, after the cards home and turned face
-#: up, to the plays that build, then to a deal of the stock, then to the other plays
+#: up, to the plays that build, then to the other plays, then to a deal of the stock
 #: (:func:`_progress`): those whose deals cover the tableau's cards.
 BUILDING = frozenset({"spider"})
 
@@ -749,7 +749,37 @@ class _Judged:
             if found == "won":
                 self.lengths[move] = len(line) + len(solution.moves)
                 break
+            undecided = found in ("unknown", "timeout") and self.rules.name in BUILDING
+            if undecided and self._won_after_a_deal(move, line, after, nodes, deadline):
+                return "won"
         return result
+
+    def _won_after_a_deal(
+        self, move: Move, line: Line, after: State, nodes: int | None, deadline: float | None
+    ) -> bool:
+        """True when the search from ``after`` (this world after ``line``) with the stock dealt
+        first wins: then the play wins this world too, by that line. In the games of
+        :data:`BUILDING` a world knows its stock, so that its search wins sooner after a deal
+        than after a play that leaves the deal for later: judged alone, the deal won more worlds
+        within the nodes than every play, and one-suit Spider's hints dealt the whole stock by
+        move 50 (deal 1004, docs/solving.md). Searched again this way, a play that loses
+        nothing is worth as much as the deal, and the building order puts the deal after it."""
+        from . import solve_state
+
+        if move.is_action or (deadline is not None and time.perf_counter() >= deadline):
+            return False
+        deals = [m for m in self.rules.candidate_moves(after) if m.is_action]
+        if len(deals) != 1:
+            return False
+        dealt, _ = self.rules.perform(after, deals[0])
+        share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        solution = solve_state(
+            self.rules, dealt, past=self.history, seconds=share, nodes=nodes, replay=False
+        )
+        if solution.result != "won":
+            return False
+        self.lengths[move] = len(line) + 1 + len(solution.moves)
+        return True
 
 
 def _deepened(
@@ -904,15 +934,18 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
     """How far each move takes the game, as the player sees it (ties between equally good
     moves go to progress): cards on the foundations, then fewer face-down cards in the
     tableau, then fewer cards in the stock and waste; in the games of :data:`BUILDING`, then
-    the plays that build, then a deal from the stock, then the other plays.
+    the plays that build, then the other plays, then a deal from the stock.
 
     A deal that covers the tableau's cards (Spider's rows) empties the stock without putting a
     card home: counted as progress, it dealt Spider's whole stock at the first ties (tuning
-    deal 2002: five rows dealt by move 18, the deal lost); put after every play, the game
-    walked runs of cards from pile to pile for 800 moves (tuning deal 2001). So in those games
-    it comes after the plays that build (:func:`_order`: more face-up cards on a card of their
-    suit one rank higher, or more empty piles) and before the others (docs/solving.md).
-    Counts only: they are the same in every world of the view."""
+    deal 2002: five rows dealt by move 18, the deal lost). Put before the plays that only move
+    cards around (Spider's policies 8-13), it still dealt one-suit deal 1001's six rows by
+    move 33 with 35 cards face down, and the deal was lost; put after them it dealt them by move
+    91 and won. After every play, the game once walked runs from pile to pile for 800 moves
+    (tuning deal 2001); :data:`STUCK_AFTER` now ends such walks. The plays that build
+    (:func:`_order`: more face-up cards on a card of their suit one rank higher, or more empty
+    piles) come first (docs/solving.md). Counts only: they are the same in every world of the
+    view."""
     building = rules.name in BUILDING
     talon_now = pile_counts(rules.view_json(world, 0)["piles"])[2] if building else 0
     order_now = _order(world) if building else 0
@@ -923,9 +956,9 @@ def _progress(rules: Rules[Any], world: State, legal: list[Move]) -> dict[Move, 
         if not building:
             progress[move] = (home, -down, -talon)
         elif move.is_action:
-            progress[move] = (home, -down, -max(talon, talon_now), 1)
+            progress[move] = (home, -down, -max(talon, talon_now), 0)
         else:
-            progress[move] = (home, -down, -talon, 2 if _order(after) > order_now else 0)
+            progress[move] = (home, -down, -talon, 2 if _order(after) > order_now else 1)
     return progress
 
 
