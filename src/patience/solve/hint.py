@@ -21,13 +21,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..engine import Game, Rules, State
 from ..moves import Move
 from ..stats import Interval
 from .search import HISTORY_ONLY
+
+if TYPE_CHECKING:
+    from . import Solution
 
 __all__ = [
     "DEEPEN",
@@ -723,8 +726,6 @@ class _Judged:
         """The solver's answer in this world after ``move`` (a move that starts steps of
         several moves, a stock turn, by the best of its steps: by the cards the turns bring
         within reach; "missing" when none of them can be played)."""
-        from . import solve_state  # the package imports this module: import its solver when used
-
         ways = self.lines.get(move, [(move,)])
         result = "missing"
         for line in ways:
@@ -733,10 +734,7 @@ class _Judged:
             after = _play(self.rules, self.world, line, self.seen)
             if after is None:
                 continue
-            share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            solution = solve_state(
-                self.rules, after, past=self.history, seconds=share, nodes=nodes, replay=False
-            )
+            solution = self._search(after, nodes, deadline)
             found: str = solution.result
             if solution.why == HISTORY_ONLY:
                 # Every line the search kept would recreate a position of this world's past, and
@@ -754,6 +752,16 @@ class _Judged:
                 return "won"
         return result
 
+    def _search(self, state: State, nodes: int | None, deadline: float | None) -> Solution:
+        """The solver's search from ``state`` in this world (its past kept), within ``nodes``
+        and what is left of the time to ``deadline``."""
+        from . import solve_state  # the package imports this module: import its solver when used
+
+        share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        return solve_state(
+            self.rules, state, past=self.history, seconds=share, nodes=nodes, replay=False
+        )
+
     def _won_after_a_deal(
         self, move: Move, line: Line, after: State, nodes: int | None, deadline: float | None
     ) -> bool:
@@ -764,18 +772,13 @@ class _Judged:
         within the nodes than every play, and one-suit Spider's hints dealt the whole stock by
         move 50 (deal 1004, docs/solving.md). Searched again this way, a play that loses
         nothing is worth as much as the deal, and the building order puts the deal after it."""
-        from . import solve_state
-
         if move.is_action or (deadline is not None and time.perf_counter() >= deadline):
             return False
         deals = [m for m in self.rules.candidate_moves(after) if m.is_action]
         if len(deals) != 1:
             return False
         dealt, _ = self.rules.perform(after, deals[0])
-        share = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-        solution = solve_state(
-            self.rules, dealt, past=self.history, seconds=share, nodes=nodes, replay=False
-        )
+        solution = self._search(dealt, nodes, deadline)
         if solution.result != "won":
             return False
         self.lengths[move] = len(line) + 1 + len(solution.moves)
