@@ -37,7 +37,13 @@ def test_ctrl_c_stops_the_server_and_its_hint_workers_quietly(tmp_path: Path) ->
     command += ["--db", str(tmp_path / "store.sqlite3")]
     with log.open("wb") as output:
         server = subprocess.Popen(
-            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            # As from a terminal: a shell that starts the tests in the background ignores
+            # SIGINT for them, which the server would inherit and never see.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
     try:
         _wait_until_serving(url + "/", server)
