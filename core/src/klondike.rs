@@ -33,6 +33,12 @@ fn suit(card: u8) -> u8 {
 fn red(card: u8) -> bool {
     matches!(card / 13, 1 | 2)
 }
+/// The other card of the same rank and colour.
+#[inline]
+fn twin(card: u8) -> u8 {
+    PARTNER[suit(card) as usize] * 13 + card % 13
+}
+
 #[inline]
 fn bit(card: u8) -> u64 {
     1u64 << card
@@ -49,6 +55,11 @@ pub struct Klondike {
     /// None: unlimited passes.
     pub passes: Option<u32>,
     pub from_foundation: bool,
+    /// Twin switches (docs/solving.md, "Klondike", rule 13): positions that differ only by
+    /// which of two twins carries the cards on them are one state. Set by the search: on with
+    /// the dominance rules, from a position without past positions (the plain search of the
+    /// tests, and the searches of games in progress, keep every position apart).
+    pub classes: bool,
 }
 
 impl Klondike {
@@ -61,6 +72,7 @@ impl Klondike {
             draw: draw as u8,
             passes: options.passes("passes")?,
             from_foundation: options.flag("from_foundation", true)?,
+            classes: true,
         })
     }
 }
@@ -81,6 +93,8 @@ pub struct Node {
     /// change so that no key adds up the seven piles again.
     sum: Key,
     placed: Key,
+    /// The face-up tableau cards with a card on them (rule 13 looks for its hosts here).
+    covered: u64,
     found: [u8; 4],
     /// The foundation (0-3) each suit went to, or -1.
     fmap: [i8; 4],
@@ -96,6 +110,8 @@ pub struct Node {
     /// Made from an engine state (a search's root), not by a step: where rule 12 is tested
     /// when cards may come back from the foundations.
     root: bool,
+    /// Settled by rule 13 (its class's representative): its table key needs no flips.
+    settled: bool,
 }
 
 /// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
@@ -162,11 +178,17 @@ impl Node {
         run[..count].copy_from_slice(&self.cards[end - count..end]);
         self.cards.copy_within(end..total, end - count);
         self.len[index] -= count as u8;
+        if let Some(top) = self.cards[..end - count].last().filter(|_| self.len[index] > 0) {
+            self.covered &= !bit(*top);
+        }
         self.turn_up(index);
         self.refresh(index);
     }
     /// Put `run` on top of pile `index`.
     fn put(&mut self, index: usize, run: &[u8]) {
+        if let Some(top) = self.top(index) {
+            self.covered |= bit(top);
+        }
         let end = self.start[index + 1] as usize;
         let total = self.start[7] as usize;
         self.cards.copy_within(end..total, end + run.len());
@@ -179,6 +201,12 @@ impl Node {
     fn shift(&mut self, source: usize, target: usize, count: usize) {
         let from = self.start[source + 1] as usize;
         let to = self.start[target + 1] as usize;
+        if let Some(top) = self.top(target) {
+            self.covered |= bit(top);
+        }
+        if self.len[source] as usize > count {
+            self.covered &= !bit(self.cards[from - count - 1]);
+        }
         if source < target {
             // The run and the piles between: the run goes to the end, the piles down.
             self.cards[from - count..to].rotate_left(count);
@@ -231,11 +259,29 @@ pub struct Step {
     pre: u8,
     recycle: bool,
     post: u8,
+    /// A flip before the step (rule 13): `flip` cards from pile `flip_from` onto pile
+    /// `flip_to` (0: none).
+    flip: u8,
+    flip_from: u8,
+    flip_to: u8,
+    /// Flips after the step that bring its child to its class's representative (rule 13).
+    settle: u8,
 }
 
 impl Step {
     fn plain(from: u8, to: u8, count: u8) -> Self {
-        Step { from, to, count, pre: 0, recycle: false, post: 0 }
+        Step {
+            from,
+            to,
+            count,
+            pre: 0,
+            recycle: false,
+            post: 0,
+            flip: 0,
+            flip_from: 0,
+            flip_to: 0,
+            settle: 0,
+        }
     }
 }
 
@@ -258,6 +304,35 @@ struct Targets {
 impl Targets {
     fn of(&self, card: u8) -> &[u8] {
         &self.piles[card as usize][..self.count[card as usize] as usize]
+    }
+}
+
+/// A twin switch (rule 13): `card` lies face up on `host` in pile `pile`, with `count` cards
+/// from it up, and the twin of `host` is the top of pile `free`.
+#[derive(Clone, Copy, Default)]
+struct Switch {
+    pile: u8,
+    count: u8,
+    free: u8,
+    host: u8,
+    card: u8,
+}
+
+impl Switch {
+    /// The node with the switch flipped: the cards from `card` up onto the twin.
+    fn flipped(&self, node: &Node) -> Node {
+        let mut copy = *node;
+        copy.shift(self.pile as usize, self.free as usize, self.count as usize);
+        copy
+    }
+
+    /// Mark the step just pushed (made from the flipped node) as made after this flip.
+    fn mark(&self, out: &mut [Child<Klondike>]) {
+        let (step, child) = out.last_mut().expect("a step was just pushed");
+        step.flip = self.count;
+        step.flip_from = self.pile;
+        step.flip_to = self.free;
+        child.made += 1;
     }
 }
 
@@ -293,6 +368,102 @@ impl Klondike {
             }
         }
         moves
+    }
+
+    /// The twin switches of a node (rule 13), into `out`; how many. At most one for each rank
+    /// and colour of the host, so 26 at most. With `to_flip`, only those whose cards lie on
+    /// the higher-numbered twin (the ones the class's representative flips).
+    fn switches(node: &Node, out: &mut [Switch; 26], to_flip: bool) -> usize {
+        // The hosts wanted: covered twins of the pile tops (of the lower-numbered tops only).
+        let mut hosts = 0u64;
+        for index in 0..7 {
+            if node.len[index] > 0 {
+                let top = node.cards[node.start[index + 1] as usize - 1];
+                if !to_flip || top < twin(top) {
+                    hosts |= bit(twin(top));
+                }
+            }
+        }
+        hosts &= node.covered;
+        let mut count = 0;
+        if hosts == 0 {
+            return 0;
+        }
+        for index in 0..7 {
+            let cards = node.pile(index);
+            let hidden = node.down[index] as usize;
+            for at in hidden..cards.len().saturating_sub(1) {
+                let host = cards[at];
+                if hosts & bit(host) == 0 {
+                    continue;
+                }
+                // The cards from the one on the host up must be a built run that fits the
+                // host (always so in play; a position file need not hold to it).
+                if alternating_run_length(&cards[at..]) < cards.len() - at {
+                    continue;
+                }
+                let free = (0..7).find(|&j| node.top(j) == Some(twin(host))).expect("a top");
+                out[count] = Switch {
+                    pile: index as u8,
+                    count: (cards.len() - at - 1) as u8,
+                    free: free as u8,
+                    host,
+                    card: cards[at + 1],
+                };
+                count += 1;
+                if to_flip {
+                    return count;
+                }
+            }
+        }
+        count
+    }
+
+    /// The representative of the node's class (rule 13): every switch with its cards on the
+    /// lower-numbered twin; None when the node is the representative.
+    fn representative(node: &Node) -> Option<Node> {
+        let mut copy: Option<Node> = None;
+        let mut switches = [Switch::default(); 26];
+        loop {
+            let current = copy.as_ref().unwrap_or(node);
+            if Self::switches(current, &mut switches, true) == 0 {
+                return copy;
+            }
+            copy = Some(switches[0].flipped(current));
+        }
+    }
+
+    /// The pile whose lowest face-up card is `card`, if any.
+    fn base_pile(node: &Node, card: u8) -> Option<usize> {
+        (0..7).find(|&index| {
+            let hidden = node.down[index] as usize;
+            node.pile(index).get(hidden) == Some(&card)
+        })
+    }
+
+    fn path_key_of(&self, node: &Node) -> Key {
+        let mut bytes = [0u8; KEY_BYTES];
+        let length = node.layout(&mut bytes);
+        bytes[length] = node.w;
+        fingerprint(&bytes[..length + 1])
+    }
+
+    /// The table key of one position (before rule 13 merges its class).
+    fn key_of(&self, node: &Node) -> Key {
+        // The piles as a multiset (they are interchangeable): the sum of their fingerprints.
+        let mut w = node.w;
+        // (`draw` is 1 or 3: a division by the constant 3 is a multiplication.)
+        if self.passes.is_none() && (self.draw == 1 || w.is_multiple_of(3) || w == node.olen) {
+            w = 255;
+        }
+        // The bytes: the sum, the stock and waste's fingerprint, the foundations, `w`.
+        fingerprint_words::<37, 5>(&[
+            node.sum as u64,
+            (node.sum >> 64) as u64,
+            node.order_hash as u64,
+            (node.order_hash >> 64) as u64,
+            u64::from(u32::from_le_bytes(node.found)) | u64::from(w) << 32,
+        ])
     }
 
     fn passes_left(&self, redeals: u32) -> bool {
@@ -563,6 +734,7 @@ impl Klondike {
         let copy = &mut out.last_mut().expect("just pushed").1;
         copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
         copy.root = false;
+        copy.settled = false;
         copy
     }
 
@@ -587,6 +759,10 @@ impl Klondike {
             pre: reach.pre,
             recycle: reach.recycle,
             post: reach.post,
+            flip: 0,
+            flip_from: 0,
+            flip_to: 0,
+            settle: 0,
         };
         let child = Self::child(node, step, out);
         child.fmap = fmap;
@@ -611,6 +787,10 @@ impl Klondike {
             pre: reach.pre,
             recycle: reach.recycle,
             post: reach.post,
+            flip: 0,
+            flip_from: 0,
+            flip_to: 0,
+            settle: 0,
         };
         let child = Self::child(node, step, out);
         child.put(target, &[card]);
@@ -673,20 +853,42 @@ impl Adapter for Klondike {
     }
 
     fn canonical(&self, node: &Node) -> Key {
-        // The piles as a multiset (they are interchangeable): the sum of their fingerprints.
-        let mut w = node.w;
-        // (`draw` is 1 or 3: a division by the constant 3 is a multiplication.)
-        if self.passes.is_none() && (self.draw == 1 || w.is_multiple_of(3) || w == node.olen) {
-            w = 255;
+        if node.settled || !self.classes {
+            return self.key_of(node);
         }
-        // The bytes: the sum, the stock and waste's fingerprint, the foundations, `w`.
-        fingerprint_words::<37, 5>(&[
-            node.sum as u64,
-            (node.sum >> 64) as u64,
-            node.order_hash as u64,
-            (node.order_hash >> 64) as u64,
-            u64::from(u32::from_le_bytes(node.found)) | u64::from(w) << 32,
-        ])
+        match Self::representative(node) {
+            Some(representative) => self.key_of(&representative),
+            None => self.key_of(node),
+        }
+    }
+
+    fn tidy(&self, root: &Node, moves: Vec<Move>) -> Vec<Move> {
+        if !self.classes {
+            return moves;
+        }
+        // The line as positions: cut from a position's first visit to its next.
+        let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
+        let mut visited: Vec<Key> = vec![self.path_key_of(root)];
+        let mut here = *root;
+        for mv in moves {
+            here = self.perform(&here, &mv).0;
+            let key = self.path_key_of(&here);
+            match visited.iter().position(|&k| k == key) {
+                Some(at) => {
+                    kept.truncate(at);
+                    visited.truncate(at + 1);
+                }
+                None => {
+                    kept.push(mv);
+                    visited.push(key);
+                }
+            }
+        }
+        kept
+    }
+
+    fn set_search(&mut self, dominance: bool, history: bool) {
+        self.classes = dominance && !history;
     }
 
     fn worse(&self, node: &Node) -> u32 {
@@ -698,10 +900,7 @@ impl Adapter for Klondike {
     }
 
     fn path_key(&self, node: &Node) -> Key {
-        let mut bytes = [0u8; KEY_BYTES];
-        let length = node.layout(&mut bytes);
-        bytes[length] = node.w;
-        fingerprint(&bytes[..length + 1])
+        self.path_key_of(node)
     }
 
     fn layout_key(&self, node: &Node) -> Key {
@@ -711,6 +910,11 @@ impl Adapter for Klondike {
     }
 
     fn inner_keys(&self, node: &Node, step: &Step, out: &mut Vec<Key>) {
+        if step.flip > 0 || step.settle > 0 {
+            // Positions inside a step of rule 13 may come again: the win's line is tidied
+            // instead (`tidy`). Rule 13 is off when the game has past positions.
+            return;
+        }
         if step.pre == 0 && !step.recycle {
             return;
         }
@@ -728,8 +932,64 @@ impl Adapter for Klondike {
         node.found.iter().map(|&n| n as u32).sum::<u32>() == 52
     }
 
-    fn moves(&self, _node: &Node, step: &Step) -> Vec<Move> {
-        let mut moves = Vec::with_capacity(step.pre as usize + step.post as usize + 2);
+    fn moves(&self, node: &Node, step: &Step) -> Vec<Move> {
+        let mut moves = self.step_moves(step);
+        if step.settle > 0 {
+            let mut here = *node;
+            for mv in &moves {
+                here = self.apply(&here, mv).expect("a step's moves are legal").0;
+            }
+            let mut flips = Vec::new();
+            Self::settle(&mut here, Some(&mut flips));
+            moves.extend(flips);
+        }
+        moves
+    }
+
+    fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
+        let first = out.len();
+        self.raw_steps(node, dominance, out);
+        if self.classes {
+            for (step, child) in &mut out[first..] {
+                step.settle = Self::settle(child, None);
+                child.made += step.settle as u16;
+                child.settled = true;
+            }
+        }
+    }
+}
+
+impl Klondike {
+    /// Flip every switch of `node` whose cards lie on the higher-numbered twin (rule 13), so
+    /// that it becomes its class's representative; how many flips, each as a move in `flips`.
+    fn settle(node: &mut Node, mut flips: Option<&mut Vec<Move>>) -> u8 {
+        let mut count = 0;
+        let mut switches = [Switch::default(); 26];
+        while Self::switches(node, &mut switches, true) > 0 {
+            let switch = switches[0];
+            node.shift(switch.pile as usize, switch.free as usize, switch.count as usize);
+            if let Some(flips) = flips.as_deref_mut() {
+                flips.push(Move::cards(
+                    PILES[(T0 + switch.pile) as usize],
+                    PILES[(T0 + switch.free) as usize],
+                    switch.count as u32,
+                ));
+            }
+            count += 1;
+        }
+        count
+    }
+
+    /// The engine moves of a step up to its card move (not the flips that settle its child).
+    fn step_moves(&self, step: &Step) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(step.pre as usize + step.post as usize + 3);
+        if step.flip > 0 {
+            moves.push(Move::cards(
+                PILES[(T0 + step.flip_from) as usize],
+                PILES[(T0 + step.flip_to) as usize],
+                step.flip as u32,
+            ));
+        }
         moves.extend((0..step.pre).map(|_| Move::act("stock")));
         if step.recycle {
             moves.push(Move::act("recycle"));
@@ -743,7 +1003,8 @@ impl Adapter for Klondike {
         moves
     }
 
-    fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
+    /// The steps before rule 13 settles their children.
+    fn raw_steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
         let found = &node.found;
         if dominance {
             // With cards that may come back from the foundations, the test is made at the root
@@ -825,6 +1086,19 @@ impl Adapter for Klondike {
             }
         }
 
+        // Rule 13: the flips themselves are no steps (they stay in the class); what a flip
+        // opens is: the freed host to its foundation, and the twin of the card flipped onto
+        // it (from the bottom of a pile's face-up cards, the stock, or a foundation).
+        let mut switches = [Switch::default(); 26];
+        let switched = if self.classes { Self::switches(node, &mut switches, false) } else { 0 };
+        let switches = &switches[..switched];
+        for switch in switches {
+            if found[suit(switch.host) as usize] == rank(switch.host) - 1 {
+                self.tableau_to_foundation(&switch.flipped(node), switch.pile as usize, out);
+                switch.mark(out);
+            }
+        }
+
         // Moves that turn up a card, the pile with most face-down cards first (a stable
         // order: piles with as many in pile order), then moves that empty a pile.
         let mut by_hidden: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
@@ -841,6 +1115,22 @@ impl Adapter for Klondike {
             }
         }
         let mut king_waiting: Option<bool> = None;
+        for switch in switches {
+            let Some(source) = Self::base_pile(node, twin(switch.card)) else {
+                continue;
+            };
+            let hidden = node.down[source] as usize;
+            let count = node.len[source] as usize - hidden;
+            if hidden == 0
+                && dominance
+                && !*king_waiting.get_or_insert_with(|| self.king_waiting(node, reachable))
+            {
+                continue;
+            }
+            let flipped = switch.flipped(node);
+            self.tableau_to_tableau(&flipped, source, switch.pile as usize, count, out);
+            switch.mark(out);
+        }
         for source in 0..7 {
             let pile = node.pile(source);
             if node.down[source] > 0 || pile.is_empty() {
@@ -866,8 +1156,16 @@ impl Adapter for Klondike {
                 self.waste_to_tableau(node, entry, target as usize, out);
             }
         }
+        for switch in switches {
+            let wanted = twin(switch.card);
+            for entry in reach.iter().filter(|e| node.order[e.size as usize - 1] == wanted) {
+                self.waste_to_tableau(&switch.flipped(node), entry, switch.pile as usize, out);
+                switch.mark(out);
+            }
+        }
 
-        for source in 0..7 {
+        // With rule 13 every split is a flip (the card it uncovers is a switch's host).
+        for source in (0..7).filter(|_| !(self.classes && dominance)) {
             let pile = node.pile(source);
             let size = pile.len();
             let hidden = node.down[source] as usize;
@@ -883,17 +1181,24 @@ impl Adapter for Klondike {
         }
 
         if self.from_foundation {
+            // Rule 13 needs the same answer in every position of a class: any face-up card
+            // counts where rule 9 asks for a pile top.
+            let hosts = if self.classes { faceup } else { tops };
             for s in 0..4u8 {
                 let height = found[s as usize];
                 // Aces and twos never need to come back: nothing useful goes on them.
                 if height < 3 {
                     continue;
                 }
-                if dominance && !self.descent_useful(node, s, tops, faceup, reachable) {
+                if dominance && !self.descent_useful(node, s, hosts, faceup, reachable) {
                     continue;
                 }
                 for &target in targets.of(s * 13 + height - 1) {
                     self.foundation_to_tableau(node, s, target as usize, out);
+                }
+                for switch in switches.iter().filter(|w| twin(w.card) == s * 13 + height - 1) {
+                    self.foundation_to_tableau(&switch.flipped(node), s, switch.pile as usize, out);
+                    switch.mark(out);
                 }
             }
         }
@@ -994,6 +1299,7 @@ impl Klondike {
             hash: [0; 7],
             sum: 0,
             placed: 0,
+            covered: 0,
             found: [0; 4],
             fmap: [-1; 4],
             order: [0; 52],
@@ -1003,6 +1309,7 @@ impl Klondike {
             redeals: 0,
             made: 0,
             root: true,
+            settled: false,
         };
         let mut at = 0usize;
         for index in 0..7 {
@@ -1018,6 +1325,10 @@ impl Klondike {
         }
         for index in 0..7 {
             node.refresh(index);
+            let pile = node.pile(index);
+            let under_top = pile.len().saturating_sub(1);
+            let covered = pile[..under_top].iter().skip(node.down[index] as usize);
+            node.covered |= covered.fold(0, |mask, &card| mask | bit(card));
         }
         for index in 0..4 {
             let pile = &parts.piles[F0 as usize + index];
@@ -1108,6 +1419,11 @@ impl Klondike {
         if !self.candidate_moves(node).contains(mv) {
             return Err(format!("{mv} is not a legal move here"));
         }
+        Ok(self.perform(node, mv))
+    }
+
+    /// A legal move's position and forced moves (unchecked: `apply` checks).
+    fn perform(&self, node: &Node, mv: &Move) -> (Node, Vec<Move>) {
         let mut after = *node;
         let mut forced = Vec::new();
         match mv {
@@ -1164,7 +1480,7 @@ impl Klondike {
                 }
             }
         }
-        Ok((after, forced))
+        (after, forced)
     }
 }
 
@@ -1391,6 +1707,147 @@ mod tests {
             }
         }
         assert!(confirmed >= 10, "{confirmed} of {locked_found} lost positions confirmed");
+    }
+
+    /// Small random positions rich in built runs (a few cards of each suit left: face-down
+    /// cards under runs, twins everywhere, the rest in the stock): the search with rule 13
+    /// (twin switches) and the other dominance rules gives the plain search's answer, and
+    /// some positions have switches. Its wins replay in the core's own rules.
+    #[test]
+    fn twin_switches_change_no_answer() {
+        let budget =
+            Budget { seconds: None, nodes: Some(200_000), max_states: 1 << 22, cpu_time: false };
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        let (mut switched, mut compared, mut fewer) = (0, 0, 0);
+        let mut answers = [0u32; 2];
+        for settings in [
+            [("draw", "3"), ("from_foundation", "true"), ("passes", "unlimited")],
+            [("draw", "1"), ("from_foundation", "true"), ("passes", "unlimited")],
+            [("draw", "3"), ("from_foundation", "false"), ("passes", "unlimited")],
+            [("draw", "3"), ("from_foundation", "true"), ("passes", "2")],
+        ] {
+            let game = Klondike::new(&options(&settings)).unwrap();
+            let plain_game = Klondike { classes: false, ..game.clone() };
+            for _ in 0..150 {
+                let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(4) as u8);
+                let mut pool: Vec<u8> =
+                    (0..52u8).filter(|&c| c % 13 >= heights[suit(c) as usize]).collect();
+                for at in (1..pool.len()).rev() {
+                    pool.swap(at, next(at as u64 + 1) as usize);
+                }
+                let mut piles = vec![Vec::new(); 13];
+                let mut down = vec![0u32; 13];
+                for index in 0..7 {
+                    let hidden = (next(5) as usize).min(pool.len().saturating_sub(1));
+                    let mut pile: Vec<u8> = pool.drain(..hidden).collect();
+                    if let Some(base) = pool.pop() {
+                        pile.push(base);
+                        // Build down in alternating colours while a card fits, mostly.
+                        while next(4) > 0 {
+                            let top = *pile.last().unwrap();
+                            let fits: Vec<usize> = (0..pool.len())
+                                .filter(|&at| {
+                                    rank(pool[at]) + 1 == rank(top) && red(pool[at]) != red(top)
+                                })
+                                .collect();
+                            if fits.is_empty() {
+                                break;
+                            }
+                            let at = fits[next(fits.len() as u64) as usize];
+                            pile.push(pool.remove(at));
+                        }
+                    }
+                    down[6 + index] = hidden as u32;
+                    piles[6 + index] = pile;
+                }
+                for s in 0..4u8 {
+                    piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
+                }
+                down[0] = pool.len() as u32;
+                piles[0] = pool;
+                let parts = Parts { piles, down, extra: vec![0] };
+                let node = game.from_parts(&parts).unwrap();
+                let mut switches = [Switch::default(); 26];
+                switched += (Klondike::switches(&node, &mut switches, false) > 0) as u32;
+                let plain =
+                    depth_first(&plain_game, &node, budget, &[], false, true, &mut || false);
+                let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+                if plain.verdict == Verdict::Unknown || ruled.verdict == Verdict::Unknown {
+                    continue;
+                }
+                assert_eq!(ruled.verdict, plain.verdict, "{parts:?} with {settings:?}");
+                compared += 1;
+                answers[(ruled.verdict == Verdict::Won) as usize] += 1;
+                fewer += (ruled.nodes < plain.nodes) as u32;
+                if ruled.verdict == Verdict::Won {
+                    let mut here = node;
+                    for mv in &ruled.moves {
+                        here = game.apply(&here, mv).expect("the win replays").0;
+                    }
+                    assert!(game.won(&here));
+                }
+            }
+        }
+        println!("{switched} switched, {compared} compared, {answers:?}, {fewer} fewer");
+        assert!(switched >= 100, "{switched} positions with a switch");
+        assert!(compared >= 400, "{compared} positions compared");
+        assert!(answers[0] >= 10 && answers[1] >= 100, "{answers:?} (lost, won)");
+        assert!(fewer >= 100, "{fewer} positions searched with fewer nodes");
+    }
+
+    /// Rule 13's class key: a switch flipped leaves the table key as it was (and only the
+    /// table key: the position is another one), and the flip that opens the freed host is a
+    /// step whose moves replay.
+    #[test]
+    fn a_flipped_switch_keeps_the_table_key() {
+        // Draw 1: every stock card can be played.
+        let game = Klondike::new(&options(&[("draw", "1")])).unwrap();
+        let plain_game = Klondike { classes: false, ..game.clone() };
+        let (c, d, h, s) = (0, 1, 2, 3);
+        let with = |first: &[u8], second: &[u8]| {
+            let mut piles = vec![Vec::new(); 13];
+            for suit in 0..4u8 {
+                piles[2 + suit as usize] = (0..5).map(|r| suit * 13 + r).collect();
+            }
+            piles[6] = [&[card(7, c)][..], first].concat();
+            piles[7] = [&[card(7, s)][..], second].concat();
+            let placed: Vec<u8> = piles[6].iter().chain(&piles[7]).copied().collect();
+            piles[0] = (0..52u8).filter(|&x| x % 13 >= 5 && !placed.contains(&x)).collect();
+            let mut down = vec![0u32; 13];
+            down[0] = piles[0].len() as u32;
+            down[6] = 1;
+            down[7] = 1;
+            game.from_parts(&Parts { piles, down, extra: vec![0] }).unwrap()
+        };
+        // The eight of spades on the nine of hearts, the nine of diamonds free; and flipped.
+        let on_hearts = with(&[card(9, h), card(8, s)], &[card(9, d)]);
+        let on_diamonds = with(&[card(9, h)], &[card(9, d), card(8, s)]);
+        assert_eq!(game.canonical(&on_hearts), game.canonical(&on_diamonds));
+        assert_ne!(plain_game.canonical(&on_hearts), plain_game.canonical(&on_diamonds));
+        assert_ne!(game.path_key(&on_hearts), game.path_key(&on_diamonds));
+        // From either, the eight of clubs (in the stock) onto the freed nine is a step: after
+        // the flip, with its moves.
+        for (node, flip) in [(&on_hearts, ("t1", "t2")), (&on_diamonds, ("t2", "t1"))] {
+            let mut steps = Vec::new();
+            game.steps(node, true, &mut steps);
+            let flipped: Vec<_> = steps.iter().filter(|(step, _)| step.flip > 0).collect();
+            assert!(!flipped.is_empty());
+            for (step, child) in flipped {
+                let moves = game.moves(node, step);
+                assert_eq!(moves[0], Move::cards(flip.0, flip.1, 1));
+                let mut here = *node;
+                for mv in &moves {
+                    here = game.apply(&here, mv).expect("the step's moves are legal").0;
+                }
+                assert_eq!(game.to_parts(&here), game.to_parts(child));
+            }
+        }
     }
 
     #[test]

@@ -113,6 +113,8 @@ where
     G: Game + Send + Sync,
     G::Node: Send + Sync,
 {
+    let mut rules = rules;
+    rules.set_search(dominance, !history.is_empty());
     let root = rules.node(&parts(root)).map_err(PyValueError::new_err)?;
     let history = history
         .into_iter()

@@ -98,6 +98,15 @@ pub trait Adapter {
     }
     /// The path keys of the states inside `step` (a stock being turned), as fingerprints.
     fn inner_keys(&self, _node: &Self::Node, _step: &Self::Step, _out: &mut Vec<Key>) {}
+    /// A win's moves from `root` made legal under the rule that no position comes twice, by
+    /// cutting out every stretch between two visits of a position (the same game is won):
+    /// for adapters whose steps may pass through a position again (Klondike's twin switches).
+    fn tidy(&self, _root: &Self::Node, moves: Vec<Move>) -> Vec<Move> {
+        moves
+    }
+    /// Told before a search starts: whether it prunes with the dominance rules, and whether
+    /// the game has past positions (Klondike's twin switches are used only without them).
+    fn set_search(&mut self, _dominance: bool, _history: bool) {}
     /// True when the node is won.
     fn won(&self, node: &Self::Node) -> bool;
     /// The children in order of promise, or the one safe step when `dominance` allows it.
@@ -544,7 +553,7 @@ pub fn depth_first_carried<A: Adapter>(
                     let (step, _) = &parent.steps[parent.index - 1];
                     moves.extend(adapter.moves(node_above(root, &stack[..depth]), step));
                 }
-                let mut found = meter.result(Verdict::Won, "", moves);
+                let mut found = meter.result(Verdict::Won, "", adapter.tidy(root, moves));
                 found.states = largest.max(seen.len());
                 return found;
             }
@@ -750,7 +759,7 @@ fn line<A: Adapter>(
         }
         moves.extend(adapter.moves(&parent.node, step));
     }
-    Some(moves)
+    Some(adapter.tidy(&records[chain[0]].node, moves))
 }
 
 fn forbidden_keys<A: Adapter>(adapter: &A, history: &[A::Node], scratch: &mut Scratch) -> KeySet {
@@ -912,7 +921,7 @@ fn linked_line<A: Adapter>(
         }
         moves.extend(adapter.moves(&parent.node, step));
     }
-    Some(moves)
+    Some(adapter.tidy(&chain[0].node, moves))
 }
 
 /// A beam within each stage and a beam over the stages (the Python `staged_beam`): `won` or
