@@ -332,7 +332,7 @@ impl Switch {
         step.flip = self.count;
         step.flip_from = self.pile;
         step.flip_to = self.free;
-        child.made += 1;
+        child.made = child.made.saturating_add(1);
     }
 }
 
@@ -732,7 +732,10 @@ impl Klondike {
         // Copied straight into its place in `out`, then changed there.
         out.push((step, *node));
         let copy = &mut out.last_mut().expect("just pushed").1;
-        copy.made += 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
+        // (Saturating: a plain search's paths can be longer than the best-first search's
+        // cost needs to count.)
+        let moves = 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
+        copy.made = copy.made.saturating_add(moves);
         copy.root = false;
         copy.settled = false;
         copy
@@ -952,7 +955,7 @@ impl Adapter for Klondike {
         if self.classes {
             for (step, child) in &mut out[first..] {
                 step.settle = Self::settle(child, None);
-                child.made += step.settle as u16;
+                child.made = child.made.saturating_add(step.settle as u16);
                 child.settled = true;
             }
         }
