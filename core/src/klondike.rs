@@ -36,8 +36,19 @@ fn red(card: u8) -> bool {
 /// The other card of the same rank and colour.
 #[inline]
 fn twin(card: u8) -> u8 {
-    PARTNER[suit(card) as usize] * 13 + card % 13
+    TWIN[card as usize]
 }
+
+/// Each card's twin (a table: rule 13 asks for twins at every child).
+const TWIN: [u8; 52] = {
+    let mut table = [0u8; 52];
+    let mut card = 0;
+    while card < 52 {
+        table[card] = PARTNER[card / 13] * 13 + (card % 13) as u8;
+        card += 1;
+    }
+    table
+};
 
 #[inline]
 fn bit(card: u8) -> u64 {
@@ -379,9 +390,10 @@ impl Klondike {
         for index in 0..7 {
             if node.len[index] > 0 {
                 let top = node.cards[node.start[index + 1] as usize - 1];
-                if !to_flip || top < twin(top) {
-                    hosts |= bit(twin(top));
-                }
+                let other = twin(top);
+                // (Branch-free: a top above its twin adds nothing when only flips are wanted.)
+                let wanted = !to_flip || top < other;
+                hosts |= bit(other) * wanted as u64;
             }
         }
         hosts &= node.covered;
