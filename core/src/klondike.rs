@@ -106,6 +106,8 @@ pub struct Node {
     placed: Key,
     /// The face-up tableau cards with a card on them (rule 13 looks for its hosts here).
     covered: u64,
+    /// The pile tops (rule 13 reads their twins).
+    tops: u64,
     found: [u8; 4],
     /// The foundation (0-3) each suit went to, or -1.
     fmap: [i8; 4],
@@ -187,10 +189,12 @@ impl Node {
         let end = self.start[index + 1] as usize;
         let total = self.start[7] as usize;
         run[..count].copy_from_slice(&self.cards[end - count..end]);
+        self.tops &= !bit(self.cards[end - 1]);
         self.cards.copy_within(end..total, end - count);
         self.len[index] -= count as u8;
         if let Some(top) = self.cards[..end - count].last().filter(|_| self.len[index] > 0) {
             self.covered &= !bit(*top);
+            self.tops |= bit(*top);
         }
         self.turn_up(index);
         self.refresh(index);
@@ -199,6 +203,10 @@ impl Node {
     fn put(&mut self, index: usize, run: &[u8]) {
         if let Some(top) = self.top(index) {
             self.covered |= bit(top);
+            self.tops &= !bit(top);
+        }
+        if let Some(&top) = run.last() {
+            self.tops |= bit(top);
         }
         let end = self.start[index + 1] as usize;
         let total = self.start[7] as usize;
@@ -212,11 +220,14 @@ impl Node {
     fn shift(&mut self, source: usize, target: usize, count: usize) {
         let from = self.start[source + 1] as usize;
         let to = self.start[target + 1] as usize;
+        // (The run's top stays a pile top.)
         if let Some(top) = self.top(target) {
             self.covered |= bit(top);
+            self.tops &= !bit(top);
         }
         if self.len[source] as usize > count {
             self.covered &= !bit(self.cards[from - count - 1]);
+            self.tops |= bit(self.cards[from - count - 1]);
         }
         if source < target {
             // The run and the piles between: the run goes to the end, the piles down.
@@ -386,15 +397,13 @@ impl Klondike {
     /// the higher-numbered twin (the ones the class's representative flips).
     fn switches(node: &Node, out: &mut [Switch; 26], to_flip: bool) -> usize {
         // The hosts wanted: covered twins of the pile tops (of the lower-numbered tops only).
-        let mut hosts = 0u64;
-        for index in 0..7 {
-            if node.len[index] > 0 {
-                let top = node.cards[node.start[index + 1] as usize - 1];
-                let other = twin(top);
-                // (Branch-free: a top above its twin adds nothing when only flips are wanted.)
-                let wanted = !to_flip || top < other;
-                hosts |= bit(other) * wanted as u64;
-            }
+        // Twins by suits: spades and clubs (0, 3), hearts and diamonds (1, 2); a card's twin
+        // is the higher-numbered one for suits 0 and 1.
+        const SUIT: u64 = (1 << 13) - 1;
+        let tops = node.tops;
+        let mut hosts = ((tops & SUIT) << 39) | ((tops & (SUIT << 13)) << 13);
+        if !to_flip {
+            hosts |= ((tops >> 39) & SUIT) | ((tops & (SUIT << 26)) >> 13);
         }
         hosts &= node.covered;
         let mut count = 0;
@@ -1315,6 +1324,7 @@ impl Klondike {
             sum: 0,
             placed: 0,
             covered: 0,
+            tops: 0,
             found: [0; 4],
             fmap: [-1; 4],
             order: [0; 52],
@@ -1343,7 +1353,9 @@ impl Klondike {
             let pile = node.pile(index);
             let under_top = pile.len().saturating_sub(1);
             let covered = pile[..under_top].iter().skip(node.down[index] as usize);
+            let top = pile.last().map_or(0, |&top| bit(top));
             node.covered |= covered.fold(0, |mask, &card| mask | bit(card));
+            node.tops |= top;
         }
         for index in 0..4 {
             let pile = &parts.piles[F0 as usize + index];
