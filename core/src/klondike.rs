@@ -443,15 +443,8 @@ impl Klondike {
     /// The representative of the node's class (rule 13): every switch with its cards on the
     /// lower-numbered twin; None when the node is the representative.
     fn representative(node: &Node) -> Option<Node> {
-        let mut copy: Option<Node> = None;
-        let mut switches = [Switch::default(); 26];
-        loop {
-            let current = copy.as_ref().unwrap_or(node);
-            if Self::switches(current, &mut switches, true) == 0 {
-                return copy;
-            }
-            copy = Some(switches[0].flipped(current));
-        }
+        let mut copy = *node;
+        (Self::settle(&mut copy, None) > 0).then_some(copy)
     }
 
     /// The pile whose lowest face-up card is `card`, if any.
@@ -460,13 +453,6 @@ impl Klondike {
             let hidden = node.down[index] as usize;
             node.pile(index).get(hidden) == Some(&card)
         })
-    }
-
-    fn path_key_of(&self, node: &Node) -> Key {
-        let mut bytes = [0u8; KEY_BYTES];
-        let length = node.layout(&mut bytes);
-        bytes[length] = node.w;
-        fingerprint(&bytes[..length + 1])
     }
 
     /// The table key of one position (before rule 13 merges its class).
@@ -777,16 +763,10 @@ impl Klondike {
         let s = suit(card);
         let (target, fmap) = Self::foundation_for(node, s);
         let step = Step {
-            from: WASTE,
-            to: F0 + target,
-            count: 1,
             pre: reach.pre,
             recycle: reach.recycle,
             post: reach.post,
-            flip: 0,
-            flip_from: 0,
-            flip_to: 0,
-            settle: 0,
+            ..Step::plain(WASTE, F0 + target, 1)
         };
         let child = Self::child(node, step, out);
         child.fmap = fmap;
@@ -805,16 +785,10 @@ impl Klondike {
     ) {
         let card = node.order[reach.size as usize - 1];
         let step = Step {
-            from: WASTE,
-            to: T0 + target as u8,
-            count: 1,
             pre: reach.pre,
             recycle: reach.recycle,
             post: reach.post,
-            flip: 0,
-            flip_from: 0,
-            flip_to: 0,
-            settle: 0,
+            ..Step::plain(WASTE, T0 + target as u8, 1)
         };
         let child = Self::child(node, step, out);
         child.put(target, &[card]);
@@ -892,11 +866,11 @@ impl Adapter for Klondike {
         }
         // The line as positions: cut from a position's first visit to its next.
         let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
-        let mut visited: Vec<Key> = vec![self.path_key_of(root)];
+        let mut visited: Vec<Key> = vec![self.path_key(root)];
         let mut here = *root;
         for mv in moves {
             here = self.perform(&here, &mv).0;
-            let key = self.path_key_of(&here);
+            let key = self.path_key(&here);
             match visited.iter().position(|&k| k == key) {
                 Some(at) => {
                     kept.truncate(at);
@@ -924,7 +898,10 @@ impl Adapter for Klondike {
     }
 
     fn path_key(&self, node: &Node) -> Key {
-        self.path_key_of(node)
+        let mut bytes = [0u8; KEY_BYTES];
+        let length = node.layout(&mut bytes);
+        bytes[length] = node.w;
+        fingerprint(&bytes[..length + 1])
     }
 
     fn layout_key(&self, node: &Node) -> Key {
@@ -961,7 +938,7 @@ impl Adapter for Klondike {
         if step.settle > 0 {
             let mut here = *node;
             for mv in &moves {
-                here = self.apply(&here, mv).expect("a step's moves are legal").0;
+                here = self.perform(&here, mv).0;
             }
             let mut flips = Vec::new();
             Self::settle(&mut here, Some(&mut flips));
