@@ -26,7 +26,19 @@ pub fn one_of_the_first<T>(steps: &mut [T], canon: Key, restart: u32, width: usi
     bytes[..16].copy_from_slice(&canon.to_le_bytes());
     bytes[16..].copy_from_slice(&restart.to_le_bytes());
     let pick = (xxhash_rust::xxh3::xxh3_64(&bytes) % steps.len().min(width) as u64) as usize;
-    steps[..=pick].rotate_right(1);
+    if pick > 0 {
+        // `rotate_right` swaps large steps (a Klondike child is 336 bytes) through a temporary
+        // three copies at a time: move the chosen one aside, the others up by one, once each.
+        let base = steps.as_mut_ptr();
+        // SAFETY: `pick` < `steps.len()`; the chosen step is read out, the `pick` before it are
+        // moved up one place (overlapping, so `copy`) and the chosen one written at the front,
+        // with nothing in between that could panic: every step is in the slice exactly once.
+        unsafe {
+            let chosen = std::ptr::read(base.add(pick));
+            std::ptr::copy(base, base.add(1), pick);
+            std::ptr::write(base, chosen);
+        }
+    }
 }
 
 /// A step from a node to a child, with the child.
