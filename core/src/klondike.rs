@@ -406,35 +406,53 @@ impl Klondike {
             hosts |= ((tops >> 39) & SUIT) | ((tops & (SUIT << 26)) >> 13);
         }
         hosts &= node.covered;
-        let mut count = 0;
         if hosts == 0 {
             return 0;
         }
-        for index in 0..7 {
-            let cards = node.pile(index);
-            let hidden = node.down[index] as usize;
-            for at in hidden..cards.len().saturating_sub(1) {
-                let host = cards[at];
-                if hosts & bit(host) == 0 {
-                    continue;
-                }
-                // The cards from the one on the host up must be a built run that fits the
-                // host (always so in play; a position file need not hold to it).
-                if alternating_run_length(&cards[at..]) < cards.len() - at {
-                    continue;
-                }
-                let free = (0..7).find(|&j| node.top(j) == Some(twin(host))).expect("a top");
-                out[count] = Switch {
-                    pile: index as u8,
-                    count: (cards.len() - at - 1) as u8,
-                    free: free as u8,
-                    host,
-                    card: cards[at + 1],
-                };
-                count += 1;
-                if to_flip {
-                    return count;
-                }
+        // Each host where it lies (a covered card is face up under another), in the order of
+        // the places: pile by pile, bottom up.
+        let cards = &node.cards[..node.start[7] as usize];
+        let mut places = [0u8; 26];
+        let mut found = 0;
+        let mut rest = hosts;
+        while rest != 0 {
+            let host = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            if let Some(at) = place_of(&node.cards, cards.len(), host) {
+                places[found] = at as u8;
+                found += 1;
+            }
+        }
+        let places = &mut places[..found];
+        places.sort_unstable();
+        let mut count = 0;
+        let mut index = 0;
+        for &at in places.iter() {
+            let at = at as usize;
+            while node.start[index + 1] as usize <= at {
+                index += 1;
+            }
+            let (first, end) = (node.start[index] as usize, node.start[index + 1] as usize);
+            if at < first + node.down[index] as usize || at + 1 >= end {
+                continue;
+            }
+            let host = cards[at];
+            // The cards from the one on the host up must be a built run that fits the host
+            // (always so in play; a position file need not hold to it).
+            if alternating_run_length(&cards[at..end]) < end - at {
+                continue;
+            }
+            let free = (0..7).find(|&j| node.top(j) == Some(twin(host))).expect("a top");
+            out[count] = Switch {
+                pile: index as u8,
+                count: (end - at - 1) as u8,
+                free: free as u8,
+                host,
+                card: cards[at + 1],
+            };
+            count += 1;
+            if to_flip {
+                return count;
             }
         }
         count
@@ -1226,6 +1244,29 @@ fn fits_foundation(card: u8, pile_top: Option<u8>) -> bool {
     }
 }
 
+/// Where `card` is among the first `len` of `cards`, eight at a time (the byte-by-byte search
+/// was a fifth of rule 13's time).
+fn place_of(cards: &[u8; 52], len: usize, card: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(card);
+    for base in (0..52).step_by(8) {
+        // (Past the 52 cards: 0xff, no card.)
+        let mut bytes = [0xffu8; 8];
+        let end = (base + 8).min(52);
+        bytes[..end - base].copy_from_slice(&cards[base..end]);
+        let word = u64::from_le_bytes(bytes) ^ pattern;
+        // The lowest byte flagged here is the first zero byte of `word` (higher flags may be
+        // false, never the lowest).
+        let zeros = word.wrapping_sub(ONES) & !word & HIGHS;
+        if zeros != 0 {
+            let at = base + (zeros.trailing_zeros() / 8) as usize;
+            return (at < len).then_some(at);
+        }
+    }
+    None
+}
+
 fn alternating_run_length(cards: &[u8]) -> usize {
     if cards.is_empty() {
         return 0;
@@ -1517,6 +1558,20 @@ mod tests {
         }
         piles[6] = vec![51];
         Parts { piles, down: vec![0; 13], extra: vec![0] }
+    }
+
+    #[test]
+    fn place_of_finds_each_card_and_none_past_the_length() {
+        let mut cards = [0u8; 52];
+        for (at, card) in cards.iter_mut().enumerate() {
+            *card = ((at * 7 + 3) % 52) as u8;
+        }
+        for len in [0, 1, 7, 8, 9, 33, 48, 51, 52] {
+            for card in 0..52u8 {
+                let expected = cards[..len].iter().position(|&c| c == card);
+                assert_eq!(place_of(&cards, len, card), expected, "card {card}, length {len}");
+            }
+        }
     }
 
     #[test]
