@@ -642,18 +642,34 @@ impl Klondike {
     /// space can be made (no pile is empty and every pile holds a card of U), or a lower card
     /// of its suit is in U or under a card of U. A stock or waste card is kept in V when
     /// every way into the tableau (the same, from the waste or a foundation) needs U or V.
-    /// The conditions only get easier as U and V grow, so the largest such sets are found by
-    /// starting from every card of the tableau, stock and waste and dropping cards until none
-    /// fails; if U is not empty, the game is lost.
+    /// With a third set G (solver version 10): face-up cards on a face-up host none of which
+    /// leaves its host first; a card leaves its host only as the lowest card moved, onto the
+    /// host's twin or to its foundation, so it is kept in G while both ways need U, V or G. A
+    /// card right under a card of G ("capped") is never a pile top, which shuts the ways
+    /// through it as a card under a card of U does.
+    /// The conditions only get easier as U, V and G grow, so the largest such sets are found
+    /// by starting from every card they may hold and dropping cards until none fails; if U is
+    /// not empty, the game is lost.
     fn deadlocked(&self, node: &Node) -> bool {
+        self.locked_with(node, true)
+    }
+
+    /// [`Self::deadlocked`], with the set G of glued cards or (`glued_cards` false, solver
+    /// version 8's test) without it.
+    fn locked_with(&self, node: &Node, glued_cards: bool) -> bool {
         // For each tableau card: the cards of its pile at or above it (`covered`), strictly
-        // above it (`over`), and the face-up cards strictly under it (`under`).
+        // above it (`over`), the face-up cards strictly under it (`under`), and the card
+        // right on it (`on`, 52: none).
         let mut covered = [0u64; 52];
         let mut over = [0u64; 52];
         let mut under = [0u64; 52];
+        let mut on = [52u8; 52];
+        let mut host = [52u8; 52];
         let mut piles = [0u64; 7];
         let mut in_tableau = 0u64;
         let mut face_down = 0u64;
+        // Face-up cards lying on a face-up card: the candidates for G.
+        let mut hosted = 0u64;
         let mut space = false;
         for (index, pile_cards) in piles.iter_mut().enumerate() {
             let pile = node.pile(index);
@@ -662,18 +678,28 @@ impl Klondike {
                 continue;
             }
             let mut above = 0u64;
+            let mut next = 52u8;
             for &card in pile.iter().rev() {
                 over[card as usize] = above;
+                on[card as usize] = next;
                 above |= bit(card);
                 covered[card as usize] = above;
+                next = card;
             }
             let hidden = node.down[index] as usize;
             for &card in &pile[..hidden] {
                 face_down |= bit(card);
             }
             let mut up = 0u64;
-            for &card in &pile[hidden..] {
+            for (at, &card) in pile.iter().enumerate().skip(hidden) {
                 under[card as usize] = up;
+                let below = if at > hidden { pile[at - 1] } else { 52 };
+                // (A position file need not hold built runs: a card on another that is no
+                // host of it is never in G.)
+                if below < 52 && rank(below) == rank(card) + 1 && red(below) != red(card) {
+                    hosted |= bit(card);
+                    host[card as usize] = below;
+                }
                 up |= bit(card);
             }
             *pile_cards = above;
@@ -683,11 +709,23 @@ impl Klondike {
         for &card in &node.order[..node.olen as usize] {
             in_stock |= bit(card);
         }
-        // Each card's ways, as masks: a way is open while no card of U or V is in it (0:
-        // always open); u64::MAX marks a way never open. A king's ways onto a card are never
-        // open (it goes into a space instead, tested below); a stock card's way to its
-        // foundation does not count (it does not bring it into the tableau).
-        let mut ways = [[u64::MAX; 3]; 52];
+        // A card `t` of the tableau is "capped" while the card right on it is in G (it stays
+        // there): the mask of that card (0: t is uncovered or face down).
+        let cap = |t: u8| -> u64 {
+            let card = on[t as usize];
+            if card < 52 && hosted & bit(card) != 0 {
+                bit(card)
+            } else {
+                0
+            }
+        };
+        // Each card's ways, as pairs of masks: a way is open while no card of U or V is in its
+        // first mask and no card of G in its second (0: always open); u64::MAX marks a way
+        // never open. A king's ways onto a card are never open (it goes into a space instead,
+        // tested below); a stock card's way to its foundation does not count (it does not
+        // bring it into the tableau). For a card of G only the way onto its host's twin and
+        // the way to its foundation count (it is on the other card of the next rank already).
+        let mut ways = [[(u64::MAX, 0u64); 3]; 52];
         let mut kings = 0u64;
         let mut rest = in_tableau | in_stock;
         while rest != 0 {
@@ -698,54 +736,90 @@ impl Klondike {
             if r == KING {
                 kings |= bit(card);
                 if space {
-                    card_ways[0] = 0;
+                    card_ways[0] = (0, 0);
                 }
             } else {
                 for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
                     let onto = other * 13 + r; // the card of rank r + 1 in the other colour
                     if in_tableau & bit(onto) != 0 {
-                        card_ways[way] = over[onto as usize];
+                        card_ways[way] = (over[onto as usize], cap(onto));
                     } else if in_stock & bit(onto) != 0 {
-                        card_ways[way] = bit(onto); // it must come into the tableau first
+                        card_ways[way] = (bit(onto), 0); // it must come into the tableau first
                     } else if self.from_foundation {
-                        card_ways[way] = 0; // on its foundation: it may come down again
+                        card_ways[way] = (0, 0); // on its foundation: it may come down again
                     } // else on its foundation for good
                 }
             }
-            if in_tableau & bit(card) != 0 {
-                let mut lower = 0u64;
-                for low in s * 13..card {
-                    if in_tableau & bit(low) != 0 {
-                        lower |= covered[low as usize];
-                    }
+        }
+        // The foundation ways, suit by suit in rank order: the lower cards' masks so far.
+        for s in 0..4u8 {
+            let mut lower = (0u64, 0u64);
+            for card in s * 13..s * 13 + 13 {
+                if in_tableau & bit(card) != 0 {
+                    ways[card as usize][2] = lower;
+                    lower.0 |= covered[card as usize];
+                    lower.1 |= cap(card);
                 }
-                card_ways[2] = lower;
             }
         }
+        let open = |way: (u64, u64), stuck: u64, glued: u64| {
+            way.0 != u64::MAX && way.0 & stuck == 0 && way.1 & glued == 0
+        };
+        // The ways that count for a card of G: onto its host's twin, and to its foundation.
+        let mut glue_ways = [[(u64::MAX, 0u64); 2]; 52];
+        let mut rest = hosted;
+        while rest != 0 {
+            let card = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let twin_way = (OPPOSITE[suit(card as u8) as usize][0] * 13 + rank(card as u8)
+                == host[card]) as usize;
+            glue_ways[card] = [ways[card][twin_way], ways[card][2]];
+        }
+        // The cards in the order tried: in each pile the face-up cards from the lowest up (a
+        // card is dropped once one under it is, in the same round), then the face-down ones
+        // from the top down (one is dropped once every card over it is); then the stock.
+        let mut order = [0u8; 52];
+        let mut count = 0;
+        for index in 0..7 {
+            let pile = node.pile(index);
+            let hidden = node.down[index] as usize;
+            for &card in pile[hidden..].iter().chain(pile[..hidden].iter().rev()) {
+                order[count] = card;
+                count += 1;
+            }
+        }
+        for &card in &node.order[..node.olen as usize] {
+            order[count] = card;
+            count += 1;
+        }
+        let order = &order[..count];
         let mut stuck = in_tableau | in_stock;
+        let mut glued = if glued_cards { hosted } else { 0 };
         loop {
             // Every pile holds a card of U: no space can be made before one of them moves.
             let spaces_shut = !space && piles.iter().all(|&pile| pile & stuck != 0);
-            let mut freed = 0u64;
-            let mut rest = stuck;
-            while rest != 0 {
-                let card = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            // (A card dropped is dropped at once: the cards tried after it see the smaller
+            // sets, which only makes their conditions harder, so the same largest sets are
+            // reached in fewer rounds.)
+            let before = (stuck, glued);
+            for &card in order {
+                let card = card as usize;
                 let mask = 1u64 << card;
-                if face_down & mask != 0 && over[card] & stuck != 0 {
-                    continue; // face down under a card of U
-                }
-                if under[card] & !stuck != 0
-                    || ways[card].iter().any(|&way| way != u64::MAX && way & stuck == 0)
-                    || (kings & mask != 0 && !spaces_shut)
+                if stuck & mask != 0
+                    && !(face_down & mask != 0 && over[card] & stuck != 0)
+                    && (under[card] & !stuck != 0
+                        || ways[card].iter().any(|&way| open(way, stuck, glued))
+                        || (kings & mask != 0 && !spaces_shut))
                 {
-                    freed |= mask;
+                    stuck &= !mask;
+                }
+                if glued & mask != 0 && glue_ways[card].iter().any(|&way| open(way, stuck, glued)) {
+                    glued &= !mask;
                 }
             }
-            if freed == 0 || stuck & in_tableau == 0 {
+            if (stuck, glued) == before || stuck & in_tableau == 0 {
                 return stuck & in_tableau != 0;
             }
-            stuck &= !freed;
         }
     }
 
@@ -1716,7 +1790,7 @@ mod tests {
         let lost = locked([8, 9, 6, 8], &[card(7, h), card(10, h), card(10, d), card(8, h)]);
         let node = game.from_parts(&lost).unwrap();
         assert!(game.deadlocked(&node));
-        let plain = depth_first(&game, &node, budget, &[], true, false, &mut || false);
+        let plain = depth_first(&game, &node, budget, &[], false, true, &mut || false);
         assert_eq!(plain.verdict, Verdict::Unwinnable);
         let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
         assert_eq!((ruled.verdict, ruled.nodes), (Verdict::Unwinnable, 1));
@@ -1771,12 +1845,93 @@ mod tests {
                     continue;
                 }
                 locked_found += 1;
-                let plain = depth_first(&game, &node, budget, &[], true, false, &mut || false);
+                // Without the dominance rules (rule 12 among them): the plain search.
+                let plain = depth_first(&game, &node, budget, &[], false, true, &mut || false);
                 assert_ne!(plain.verdict, Verdict::Won, "a won position called lost");
                 confirmed += (plain.verdict == Verdict::Unwinnable) as u32;
             }
         }
         assert!(confirmed >= 10, "{confirmed} of {locked_found} lost positions confirmed");
+    }
+
+    /// A small random position rich in built runs: a few cards of each suit left (the
+    /// foundations up to 7-10), in piles of up to four face-down cards under a run built down
+    /// in alternating colours as far as `next` goes on and the cards allow, the rest in the
+    /// stock.
+    fn run_rich_position(next: &mut impl FnMut(u64) -> u64) -> Parts {
+        let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(4) as u8);
+        let mut pool: Vec<u8> =
+            (0..52u8).filter(|&c| c % 13 >= heights[suit(c) as usize]).collect();
+        for at in (1..pool.len()).rev() {
+            pool.swap(at, next(at as u64 + 1) as usize);
+        }
+        let mut piles = vec![Vec::new(); 13];
+        let mut down = vec![0u32; 13];
+        for index in 0..7 {
+            let hidden = (next(5) as usize).min(pool.len().saturating_sub(1));
+            let mut pile: Vec<u8> = pool.drain(..hidden).collect();
+            if let Some(base) = pool.pop() {
+                pile.push(base);
+                // Build down in alternating colours while a card fits, mostly.
+                while next(4) > 0 {
+                    let top = *pile.last().unwrap();
+                    let fits: Vec<usize> = (0..pool.len())
+                        .filter(|&at| rank(pool[at]) + 1 == rank(top) && red(pool[at]) != red(top))
+                        .collect();
+                    if fits.is_empty() {
+                        break;
+                    }
+                    let at = fits[next(fits.len() as u64) as usize];
+                    pile.push(pool.remove(at));
+                }
+            }
+            down[6 + index] = hidden as u32;
+            piles[6 + index] = pile;
+        }
+        for s in 0..4u8 {
+            piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
+        }
+        down[0] = pool.len() as u32;
+        piles[0] = pool;
+        Parts { piles, down, extra: vec![0] }
+    }
+
+    /// Rule 12 with glued cards (solver version 10): small random positions rich in built
+    /// runs; every position the test calls lost is lost for the plain search (no dominance
+    /// rules, no classes), and some of them are locked only through a glued card (the test
+    /// without G finds no lock there).
+    #[test]
+    fn every_position_glued_cards_lock_is_lost() {
+        let budget =
+            Budget { seconds: None, nodes: Some(300_000), max_states: 1 << 22, cpu_time: false };
+        let mut state = 0x5851_f42d_4c95_7f2d_u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        let (mut locked, mut through_glue, mut confirmed) = (0, 0, 0);
+        for from_foundation in ["true", "false"] {
+            let game = Klondike::new(&options(&[("from_foundation", from_foundation)])).unwrap();
+            let plain_game = Klondike { classes: false, ..game.clone() };
+            for _ in 0..1500 {
+                let parts = run_rich_position(&mut next);
+                let node = game.from_parts(&parts).unwrap();
+                if !game.deadlocked(&node) {
+                    continue;
+                }
+                locked += 1;
+                through_glue += !game.locked_with(&node, false) as u32;
+                let plain =
+                    depth_first(&plain_game, &node, budget, &[], false, true, &mut || false);
+                assert_ne!(plain.verdict, Verdict::Won, "a won position called lost: {parts:?}");
+                confirmed += (plain.verdict == Verdict::Unwinnable) as u32;
+            }
+        }
+        println!("{locked} locked, {through_glue} through glued cards, {confirmed} confirmed");
+        assert!(through_glue >= 10, "{through_glue} locks through glued cards");
+        assert!(confirmed * 10 >= locked * 9, "{confirmed} of {locked} lost positions confirmed");
     }
 
     /// Small random positions rich in built runs (a few cards of each suit left: face-down
@@ -1805,43 +1960,7 @@ mod tests {
             let game = Klondike::new(&options(&settings)).unwrap();
             let plain_game = Klondike { classes: false, ..game.clone() };
             for _ in 0..150 {
-                let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(4) as u8);
-                let mut pool: Vec<u8> =
-                    (0..52u8).filter(|&c| c % 13 >= heights[suit(c) as usize]).collect();
-                for at in (1..pool.len()).rev() {
-                    pool.swap(at, next(at as u64 + 1) as usize);
-                }
-                let mut piles = vec![Vec::new(); 13];
-                let mut down = vec![0u32; 13];
-                for index in 0..7 {
-                    let hidden = (next(5) as usize).min(pool.len().saturating_sub(1));
-                    let mut pile: Vec<u8> = pool.drain(..hidden).collect();
-                    if let Some(base) = pool.pop() {
-                        pile.push(base);
-                        // Build down in alternating colours while a card fits, mostly.
-                        while next(4) > 0 {
-                            let top = *pile.last().unwrap();
-                            let fits: Vec<usize> = (0..pool.len())
-                                .filter(|&at| {
-                                    rank(pool[at]) + 1 == rank(top) && red(pool[at]) != red(top)
-                                })
-                                .collect();
-                            if fits.is_empty() {
-                                break;
-                            }
-                            let at = fits[next(fits.len() as u64) as usize];
-                            pile.push(pool.remove(at));
-                        }
-                    }
-                    down[6 + index] = hidden as u32;
-                    piles[6 + index] = pile;
-                }
-                for s in 0..4u8 {
-                    piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
-                }
-                down[0] = pool.len() as u32;
-                piles[0] = pool;
-                let parts = Parts { piles, down, extra: vec![0] };
+                let parts = run_rich_position(&mut next);
                 let node = game.from_parts(&parts).unwrap();
                 let mut switches = [Switch::default(); 26];
                 switched += (Klondike::switches(&node, &mut switches, false) > 0) as u32;
