@@ -1812,13 +1812,7 @@ mod tests {
         let (mut locked_found, mut confirmed) = (0, 0);
         for from_foundation in ["true", "false"] {
             let game = Klondike::new(&options(&[("from_foundation", from_foundation)])).unwrap();
-            let mut state = 0x2545_f491_4f6c_dd1d_u64;
-            let mut next = |bound: u64| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state % bound
-            };
+            let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
             for _ in 0..600 {
                 let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(6) as u8);
                 let mut rest: Vec<u8> =
@@ -1904,13 +1898,7 @@ mod tests {
     fn every_position_glued_cards_lock_is_lost() {
         let budget =
             Budget { seconds: None, nodes: Some(300_000), max_states: 1 << 22, cpu_time: false };
-        let mut state = 0x5851_f42d_4c95_7f2d_u64;
-        let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
+        let mut next = crate::testing::xorshift(0x5851_f42d_4c95_7f2d_u64);
         let (mut locked, mut through_glue, mut confirmed) = (0, 0, 0);
         for from_foundation in ["true", "false"] {
             let game = Klondike::new(&options(&[("from_foundation", from_foundation)])).unwrap();
@@ -1942,13 +1930,7 @@ mod tests {
     fn twin_switches_change_no_answer() {
         let budget =
             Budget { seconds: None, nodes: Some(200_000), max_states: 1 << 22, cpu_time: false };
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         let (mut switched, mut compared, mut fewer) = (0, 0, 0);
         let mut answers = [0u32; 2];
         for settings in [

@@ -17,6 +17,8 @@ pub mod options;
 pub mod search;
 pub mod spider;
 pub mod table;
+#[cfg(test)]
+mod testing;
 
 #[cfg(feature = "python")]
 mod python;

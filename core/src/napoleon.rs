@@ -1206,13 +1206,7 @@ mod tests {
         let game = Napoleon;
         let budget =
             Budget { seconds: None, nodes: Some(300_000), max_states: 1 << 22, cpu_time: false };
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         const SPREAD: u64 = 12;
         let (mut compared, mut cut, mut answers) = (0, 0, [0; 2]);
         for _ in 0..1000 {
