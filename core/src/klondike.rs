@@ -19,6 +19,9 @@ pub const PILES: [&str; 13] =
 const WASTE: u8 = 1;
 const F0: u8 = 2;
 const T0: u8 = 6;
+/// [`Node::cover`] of a search's root, and of a node made by a step that covered no card.
+const ROOT: u8 = 53;
+const NO_COVER: u8 = 52;
 const KING: u8 = 13;
 
 #[inline]
@@ -120,9 +123,11 @@ pub struct Node {
     /// Moves made since the search's root (stock turns included): the best-first search's cost
     /// so far. Not part of any key.
     made: u16,
-    /// Made from an engine state (a search's root), not by a step: where rule 12 is tested
-    /// when cards may come back from the foundations.
-    root: bool,
+    /// The card the step that made this node put onto a tableau card or into a space
+    /// ([`ROOT`]: made from an engine state, a search's root; [`NO_COVER`]: a step that
+    /// covered no card). Rule 12 is tested where it can find a lock the parent had not
+    /// ([`Klondike::lock_possible`]).
+    cover: u8,
     /// Settled by rule 13 (its class's representative): its table key needs no flips.
     settled: bool,
 }
@@ -601,6 +606,36 @@ impl Klondike {
         Self::available(twin, found, faceup, reachable)
     }
 
+    /// Rule 12 where the search tests it (docs/solving.md, "Klondike", rule 12, "Where it is
+    /// tested"): the whole test at a search's root, and at every node when cards stay on the
+    /// foundations for good (a card going home shuts the ways onto it). Otherwise `node`'s
+    /// parent had no lock, and a lock can appear only below a step that covered a card: it
+    /// keeps the card `c` that the step put down in U or G (every way the step shut passes
+    /// under `c`). So there is none when `c` can plainly move again (a card of the next rank
+    /// in the other colour is a pile top or on its foundation, every lower card of its suit is
+    /// on the foundation, or a king has another space), and the test stops as soon as `c`
+    /// leaves U and G.
+    fn new_lock(&self, node: &Node) -> bool {
+        if node.cover == ROOT || !self.from_foundation {
+            return self.deadlocked(node);
+        }
+        let card = node.cover;
+        if card == NO_COVER {
+            return false;
+        }
+        let (r, s) = (rank(card), suit(card));
+        let plainly_free = if r == KING {
+            node.len.contains(&0)
+        } else {
+            let found = &node.found;
+            found[s as usize] == r - 1
+                || OPPOSITE[s as usize]
+                    .iter()
+                    .any(|&other| found[other as usize] > r || node.tops & bit(other * 13 + r) != 0)
+        };
+        !plainly_free && self.locked_with(node, true, bit(card))
+    }
+
     fn king_waiting(&self, node: &Node, reachable: u64) -> bool {
         for index in 0..7 {
             let hidden = node.down[index] as usize;
@@ -651,20 +686,25 @@ impl Klondike {
     /// by starting from every card they may hold and dropping cards until none fails; if U is
     /// not empty, the game is lost.
     fn deadlocked(&self, node: &Node) -> bool {
-        self.locked_with(node, true)
+        self.locked_with(node, true, 0)
     }
 
     /// [`Self::deadlocked`], with the set G of glued cards or (`glued_cards` false, solver
-    /// version 8's test) without it.
-    fn locked_with(&self, node: &Node, glued_cards: bool) -> bool {
-        // For each tableau card: the cards of its pile at or above it (`covered`), strictly
-        // above it (`over`), the face-up cards strictly under it (`under`), and the card
-        // right on it (`on`, 52: none).
-        let mut covered = [0u64; 52];
+    /// version 8's test) without it; with a card in `watched`, "no lock" as soon as that card
+    /// leaves U and G (see [`Self::new_lock`]).
+    fn locked_with(&self, node: &Node, glued_cards: bool, watched: u64) -> bool {
+        // A way (below) is shut while a card of U or V is in its low 64 bits or a card of G in
+        // its high ones: the sets are kept in one number the same way, U and V low, G high.
+        const SHUT: u128 = u128::MAX; // (U holds a tableau card while the test goes on)
+        let glue = |mask: u64| (mask as u128) << 64;
+        // For each tableau card: the cards of its pile strictly above it (`over`), the
+        // face-up cards strictly under it (`under`), and the card right on it when that card
+        // lies on it as on a host, a candidate for G (`capped_by`: it caps the card while in
+        // G); for each candidate, which of its ways (0 or 1) goes onto its host's twin.
         let mut over = [0u64; 52];
         let mut under = [0u64; 52];
-        let mut on = [52u8; 52];
-        let mut host = [52u8; 52];
+        let mut capped_by = [0u64; 52];
+        let mut twin_way = [0u8; 52];
         let mut piles = [0u64; 7];
         let mut in_tableau = 0u64;
         let mut face_down = 0u64;
@@ -678,13 +718,9 @@ impl Klondike {
                 continue;
             }
             let mut above = 0u64;
-            let mut next = 52u8;
             for &card in pile.iter().rev() {
                 over[card as usize] = above;
-                on[card as usize] = next;
                 above |= bit(card);
-                covered[card as usize] = above;
-                next = card;
             }
             let hidden = node.down[index] as usize;
             for &card in &pile[..hidden] {
@@ -693,12 +729,16 @@ impl Klondike {
             let mut up = 0u64;
             for (at, &card) in pile.iter().enumerate().skip(hidden) {
                 under[card as usize] = up;
-                let below = if at > hidden { pile[at - 1] } else { 52 };
                 // (A position file need not hold built runs: a card on another that is no
                 // host of it is never in G.)
-                if below < 52 && rank(below) == rank(card) + 1 && red(below) != red(card) {
-                    hosted |= bit(card);
-                    host[card as usize] = below;
+                if at > hidden {
+                    let below = pile[at - 1];
+                    if rank(below) == rank(card) + 1 && red(below) != red(card) {
+                        hosted |= bit(card);
+                        capped_by[below as usize] = bit(card);
+                        twin_way[card as usize] =
+                            (OPPOSITE[suit(card) as usize][0] * 13 + rank(card) == below) as u8;
+                    }
                 }
                 up |= bit(card);
             }
@@ -709,23 +749,14 @@ impl Klondike {
         for &card in &node.order[..node.olen as usize] {
             in_stock |= bit(card);
         }
-        // A card `t` of the tableau is "capped" while the card right on it is in G (it stays
-        // there): the mask of that card (0: t is uncovered or face down).
-        let cap = |t: u8| -> u64 {
-            let card = on[t as usize];
-            if card < 52 && hosted & bit(card) != 0 {
-                bit(card)
-            } else {
-                0
-            }
-        };
-        // Each card's ways, as pairs of masks: a way is open while no card of U or V is in its
-        // first mask and no card of G in its second (0: always open); u64::MAX marks a way
-        // never open. A king's ways onto a card are never open (it goes into a space instead,
-        // tested below); a stock card's way to its foundation does not count (it does not
-        // bring it into the tableau). For a card of G only the way onto its host's twin and
-        // the way to its foundation count (it is on the other card of the next rank already).
-        let mut ways = [[(u64::MAX, 0u64); 3]; 52];
+        // Each card's ways: onto either card of the next rank in the other colour, and to its
+        // foundation (0: always open; SHUT: never open). A way onto a tableau card t needs
+        // the cards over t out of U and the card capping t (if any) out of G. A king's ways
+        // onto a card are never open (it goes into a space instead, tested below); a stock
+        // card's way to its foundation does not count (it does not bring it into the
+        // tableau). For a card of G only the way onto its host's twin and the way to its
+        // foundation count (it is on the other card of the next rank already).
+        let mut ways = [[SHUT; 3]; 52];
         let mut kings = 0u64;
         let mut rest = in_tableau | in_stock;
         while rest != 0 {
@@ -736,44 +767,31 @@ impl Klondike {
             if r == KING {
                 kings |= bit(card);
                 if space {
-                    card_ways[0] = (0, 0);
+                    card_ways[0] = 0;
                 }
             } else {
                 for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
-                    let onto = other * 13 + r; // the card of rank r + 1 in the other colour
-                    if in_tableau & bit(onto) != 0 {
-                        card_ways[way] = (over[onto as usize], cap(onto));
-                    } else if in_stock & bit(onto) != 0 {
-                        card_ways[way] = (bit(onto), 0); // it must come into the tableau first
+                    let onto = (other * 13 + r) as usize; // rank r + 1, the other colour
+                    if in_tableau & bit(onto as u8) != 0 {
+                        card_ways[way] = over[onto] as u128 | glue(capped_by[onto]);
+                    } else if in_stock & bit(onto as u8) != 0 {
+                        card_ways[way] = bit(onto as u8) as u128; // it must come in first
                     } else if self.from_foundation {
-                        card_ways[way] = (0, 0); // on its foundation: it may come down again
+                        card_ways[way] = 0; // on its foundation: it may come down again
                     } // else on its foundation for good
                 }
             }
         }
         // The foundation ways, suit by suit in rank order: the lower cards' masks so far.
         for s in 0..4u8 {
-            let mut lower = (0u64, 0u64);
+            let mut lower = 0u128;
             for card in s * 13..s * 13 + 13 {
                 if in_tableau & bit(card) != 0 {
-                    ways[card as usize][2] = lower;
-                    lower.0 |= covered[card as usize];
-                    lower.1 |= cap(card);
+                    let card = card as usize;
+                    ways[card][2] = lower;
+                    lower |= (over[card] | 1 << card) as u128 | glue(capped_by[card]);
                 }
             }
-        }
-        let open = |way: (u64, u64), stuck: u64, glued: u64| {
-            way.0 != u64::MAX && way.0 & stuck == 0 && way.1 & glued == 0
-        };
-        // The ways that count for a card of G: onto its host's twin, and to its foundation.
-        let mut glue_ways = [[(u64::MAX, 0u64); 2]; 52];
-        let mut rest = hosted;
-        while rest != 0 {
-            let card = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let twin_way = (OPPOSITE[suit(card as u8) as usize][0] * 13 + rank(card as u8)
-                == host[card]) as usize;
-            glue_ways[card] = [ways[card][twin_way], ways[card][2]];
         }
         // The cards in the order tried: in each pile the face-up cards from the lowest up (a
         // card is dropped once one under it is, in the same round), then the face-down ones
@@ -792,7 +810,6 @@ impl Klondike {
             order[count] = card;
             count += 1;
         }
-        let order = &order[..count];
         let mut stuck = in_tableau | in_stock;
         let mut glued = if glued_cards { hosted } else { 0 };
         loop {
@@ -802,22 +819,39 @@ impl Klondike {
             // sets, which only makes their conditions harder, so the same largest sets are
             // reached in fewer rounds.)
             let before = (stuck, glued);
-            for &card in order {
-                let card = card as usize;
+            let mut kept = 0;
+            for at in 0..count {
+                let card = order[at] as usize;
                 let mask = 1u64 << card;
+                let way = &ways[card];
+                let sets = stuck as u128 | glue(glued);
                 if stuck & mask != 0
                     && !(face_down & mask != 0 && over[card] & stuck != 0)
                     && (under[card] & !stuck != 0
-                        || ways[card].iter().any(|&way| open(way, stuck, glued))
+                        || way.iter().any(|&way| way & sets == 0)
                         || (kings & mask != 0 && !spaces_shut))
                 {
                     stuck &= !mask;
+                    if stuck & in_tableau == 0 {
+                        return false;
+                    }
                 }
-                if glued & mask != 0 && glue_ways[card].iter().any(|&way| open(way, stuck, glued)) {
-                    glued &= !mask;
+                if glued & mask != 0 {
+                    let sets = stuck as u128 | glue(glued);
+                    if way[twin_way[card] as usize] & sets == 0 || way[2] & sets == 0 {
+                        glued &= !mask;
+                    }
                 }
+                // A card out of U, V and G stays out: the later rounds need not try it.
+                let still = (stuck | glued) & mask != 0;
+                if !still && mask == watched {
+                    return false;
+                }
+                order[kept] = card as u8;
+                kept += still as usize;
             }
-            if (stuck, glued) == before || stuck & in_tableau == 0 {
+            count = kept;
+            if (stuck, glued) == before {
                 return stuck & in_tableau != 0;
             }
         }
@@ -846,7 +880,7 @@ impl Klondike {
         // cost needs to count.)
         let moves = 1 + step.pre as u16 + step.recycle as u16 + step.post as u16;
         copy.made = copy.made.saturating_add(moves);
-        copy.root = false;
+        copy.cover = NO_COVER;
         copy.settled = false;
         copy
     }
@@ -894,6 +928,7 @@ impl Klondike {
             ..Step::plain(WASTE, T0 + target as u8, 1)
         };
         let child = Self::child(node, step, out);
+        child.cover = card;
         child.put(target, &[card]);
         child.remove_order(reach.size as usize - 1);
         child.w = reach.size - 1;
@@ -909,7 +944,11 @@ impl Klondike {
         out: &mut Vec<Child<Self>>,
     ) {
         let step = Step::plain(T0 + source as u8, T0 + target as u8, count as u8);
-        Self::child(node, step, out).shift(source, target, count);
+        let pile = node.pile(source);
+        let lowest_moved = pile[pile.len() - count];
+        let child = Self::child(node, step, out);
+        child.cover = lowest_moved;
+        child.shift(source, target, count);
     }
 
     fn foundation_to_tableau(&self, node: &Node, s: u8, target: usize, out: &mut Vec<Child<Self>>) {
@@ -917,6 +956,7 @@ impl Klondike {
         let from = F0 + node.fmap[s as usize] as u8;
         let child = Self::child(node, Step::plain(from, T0 + target as u8, 1), out);
         child.found[s as usize] -= 1;
+        child.cover = card;
         child.put(target, &[card]);
     }
 }
@@ -1111,9 +1151,7 @@ impl Klondike {
     fn raw_steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
         let found = &node.found;
         if dominance {
-            // With cards that may come back from the foundations, the test is made at the root
-            // only: below it, it costs far more than the rare dead end it finds (rule 12).
-            if (node.root || !self.from_foundation) && self.deadlocked(node) {
+            if self.new_lock(node) {
                 return;
             }
             for index in 0..7 {
@@ -1436,7 +1474,7 @@ impl Klondike {
             w: 0,
             redeals: 0,
             made: 0,
-            root: true,
+            cover: ROOT,
             settled: false,
         };
         let mut at = 0usize;
@@ -1910,7 +1948,7 @@ mod tests {
                     continue;
                 }
                 locked += 1;
-                through_glue += !game.locked_with(&node, false) as u32;
+                through_glue += !game.locked_with(&node, false, 0) as u32;
                 let plain =
                     depth_first(&plain_game, &node, budget, &[], false, true, &mut || false);
                 assert_ne!(plain.verdict, Verdict::Won, "a won position called lost: {parts:?}");
@@ -1920,6 +1958,39 @@ mod tests {
         println!("{locked} locked, {through_glue} through glued cards, {confirmed} confirmed");
         assert!(through_glue >= 10, "{through_glue} locks through glued cards");
         assert!(confirmed * 10 >= locked * 9, "{confirmed} of {locked} lost positions confirmed");
+    }
+
+    /// The search's rule 12 (`new_lock`: tested only below a step that may lock a card, and
+    /// stopped once that card can move) finds every lock of the whole test: along random walks
+    /// from dealt layouts and from positions rich in built runs, at every child of a parent
+    /// with no lock (many of the children locked), the two agree.
+    #[test]
+    fn the_search_rule_12_finds_every_new_lock() {
+        let game = Klondike::new(&options(&[])).unwrap();
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
+        let (mut free_children, mut locked_children) = (0, 0);
+        for seed in 0..600u64 {
+            let parts = if seed % 2 == 0 { dealt(seed) } else { run_rich_position(&mut next) };
+            let mut node = game.from_parts(&parts).unwrap();
+            for _ in 0..60 {
+                let mut out = Vec::new();
+                game.steps(&node, false, &mut out);
+                if out.is_empty() {
+                    break;
+                }
+                if !game.deadlocked(&node) {
+                    for (step, child) in &out {
+                        let locked = game.deadlocked(child);
+                        assert_eq!(game.new_lock(child), locked, "{step:?} from {node:?}");
+                        free_children += !locked as u32;
+                        locked_children += locked as u32;
+                    }
+                }
+                node = out[next(out.len() as u64) as usize].1;
+            }
+        }
+        println!("{free_children} children without a lock, {locked_children} locked");
+        assert!(free_children > 10_000 && locked_children > 100);
     }
 
     /// Small random positions rich in built runs (a few cards of each suit left: face-down

@@ -83,8 +83,9 @@ SOLVER_VERSIONS: dict[str, int] = {
 #: The versions of the compiled core's solvers (docs/solving.md, "The compiled core"): numbers
 #: above the Python adapter's, so that a study never mixes rows of the two.
 CORE_SOLVER_VERSIONS: dict[str, int] = {
-    # 9: twin switches (rule 13); 10: rule 12's test with glued cards.
-    "klondike": 10,
+    # 9: twin switches (rule 13); 10: rule 12's test with glued cards; 11: rule 12 tested
+    # below every step that may lock a card, not at the root only.
+    "klondike": 11,
     "canfield": 5,
     # With exile=choose, 4: the game of the top exile is searched first; 5: the game of the
     # top two exiles, and the top exile's within it (docs/solving.md).
