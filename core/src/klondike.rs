@@ -60,6 +60,24 @@ fn bit(card: u8) -> u64 {
 
 /// For each suit: the two suits of the other colour, and the other suit of the same colour.
 const OPPOSITE: [[u8; 2]; 4] = [[1, 2], [0, 3], [0, 3], [1, 2]];
+
+/// The four kings, as a mask of cards.
+const KINGS: u64 = 1 << 12 | 1 << 25 | 1 << 38 | 1 << 51;
+
+/// Each card's two possible hosts (the cards of the next rank in the other colour, in the
+/// order of [`OPPOSITE`]); a king's are none (0, unused).
+const HOSTS: [[u8; 2]; 52] = {
+    let mut hosts = [[0u8; 2]; 52];
+    let mut card = 0;
+    while card < 52 {
+        let (s, r) = (card / 13, card % 13 + 1);
+        if r < 13 {
+            hosts[card] = [OPPOSITE[s][0] * 13 + r as u8, OPPOSITE[s][1] * 13 + r as u8];
+        }
+        card += 1;
+    }
+    hosts
+};
 const PARTNER: [u8; 4] = [3, 2, 1, 0];
 
 /// Klondike's options (RULES.md).
@@ -756,30 +774,37 @@ impl Klondike {
         // card's way to its foundation does not count (it does not bring it into the
         // tableau). For a card of G only the way onto its host's twin and the way to its
         // foundation count (it is on the other card of the next rank already).
-        let mut ways = [[SHUT; 3]; 52];
-        let mut kings = 0u64;
-        let mut rest = in_tableau | in_stock;
+        // The way onto each card: a card on its foundation may come down again (or, with
+        // `from_foundation` off, stays there for good); a stock card must come in first.
+        let mut onto = [if self.from_foundation { 0 } else { SHUT }; 52];
+        let mut rest = in_tableau;
         while rest != 0 {
-            let card = rest.trailing_zeros() as u8;
+            let card = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let (r, s) = (rank(card), suit(card));
-            let card_ways = &mut ways[card as usize];
-            if r == KING {
-                kings |= bit(card);
-                if space {
-                    card_ways[0] = 0;
-                }
-            } else {
-                for (way, other) in OPPOSITE[s as usize].into_iter().enumerate() {
-                    let onto = (other * 13 + r) as usize; // rank r + 1, the other colour
-                    if in_tableau & bit(onto as u8) != 0 {
-                        card_ways[way] = over[onto] as u128 | glue(capped_by[onto]);
-                    } else if in_stock & bit(onto as u8) != 0 {
-                        card_ways[way] = bit(onto as u8) as u128; // it must come in first
-                    } else if self.from_foundation {
-                        card_ways[way] = 0; // on its foundation: it may come down again
-                    } // else on its foundation for good
-                }
+            onto[card] = over[card] as u128 | glue(capped_by[card]);
+        }
+        let mut rest = in_stock;
+        while rest != 0 {
+            let card = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            onto[card] = 1u128 << card;
+        }
+        let mut ways = [[SHUT; 3]; 52];
+        let kings = KINGS & (in_tableau | in_stock);
+        let mut rest = (in_tableau | in_stock) & !KINGS;
+        while rest != 0 {
+            let card = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let [first, second] = HOSTS[card];
+            ways[card][0] = onto[first as usize];
+            ways[card][1] = onto[second as usize];
+        }
+        if space {
+            let mut rest = kings;
+            while rest != 0 {
+                let card = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                ways[card][0] = 0;
             }
         }
         // The foundation ways, suit by suit in rank order: the lower cards' masks so far.
@@ -1670,6 +1695,20 @@ mod tests {
         }
         piles[6] = vec![51];
         Parts { piles, down: vec![0; 13], extra: vec![0] }
+    }
+
+    #[test]
+    fn hosts_are_the_cards_of_the_next_rank_in_the_other_colour() {
+        for card in 0..52u8 {
+            let hosts: Vec<u8> =
+                (0..52u8).filter(|&h| rank(h) == rank(card) + 1 && red(h) != red(card)).collect();
+            if rank(card) == KING {
+                assert!(hosts.is_empty() && KINGS & bit(card) != 0);
+            } else {
+                assert_eq!(HOSTS[card as usize].to_vec(), hosts, "card {card}");
+                assert_eq!(KINGS & bit(card), 0);
+            }
+        }
     }
 
     #[test]
