@@ -647,9 +647,9 @@ impl Klondike {
         } else {
             let found = &node.found;
             found[s as usize] == r - 1
-                || OPPOSITE[s as usize]
+                || HOSTS[card as usize]
                     .iter()
-                    .any(|&other| found[other as usize] > r || node.tops & bit(other * 13 + r) != 0)
+                    .any(|&host| found[suit(host) as usize] > r || node.tops & bit(host) != 0)
         };
         !plainly_free && self.locked_with(node, true, bit(card))
     }
@@ -754,8 +754,7 @@ impl Klondike {
                     if rank(below) == rank(card) + 1 && red(below) != red(card) {
                         hosted |= bit(card);
                         capped_by[below as usize] = bit(card);
-                        twin_way[card as usize] =
-                            (OPPOSITE[suit(card) as usize][0] * 13 + rank(card) == below) as u8;
+                        twin_way[card as usize] = (HOSTS[card as usize][0] == below) as u8;
                     }
                 }
                 up |= bit(card);
@@ -1892,16 +1891,8 @@ mod tests {
             let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
             for _ in 0..600 {
                 let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(6) as u8);
-                let mut rest: Vec<u8> =
-                    (0..52u8).filter(|&card| card % 13 >= heights[suit(card) as usize]).collect();
-                for at in (1..rest.len()).rev() {
-                    rest.swap(at, next(at as u64 + 1) as usize);
-                }
-                let mut piles = vec![Vec::new(); 13];
+                let (mut piles, rest) = foundations_and_shuffled_rest(heights, &mut next);
                 let mut down = vec![0u32; 13];
-                for s in 0..4u8 {
-                    piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
-                }
                 let mut at = 0;
                 for index in 0..7 {
                     let size = (next(6) as usize).min(rest.len() - at);
@@ -1925,18 +1916,31 @@ mod tests {
         assert!(confirmed >= 10, "{confirmed} of {locked_found} lost positions confirmed");
     }
 
+    /// The piles of a small random position with each suit's foundation built up to its
+    /// height in `heights` (the other piles empty), and the cards above those, shuffled.
+    fn foundations_and_shuffled_rest(
+        heights: [u8; 4],
+        next: &mut impl FnMut(u64) -> u64,
+    ) -> (Vec<Vec<u8>>, Vec<u8>) {
+        let mut rest: Vec<u8> =
+            (0..52u8).filter(|&card| card % 13 >= heights[suit(card) as usize]).collect();
+        for at in (1..rest.len()).rev() {
+            rest.swap(at, next(at as u64 + 1) as usize);
+        }
+        let mut piles = vec![Vec::new(); 13];
+        for s in 0..4u8 {
+            piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
+        }
+        (piles, rest)
+    }
+
     /// A small random position rich in built runs: a few cards of each suit left (the
     /// foundations up to 7-10), in piles of up to four face-down cards under a run built down
     /// in alternating colours as far as `next` goes on and the cards allow, the rest in the
     /// stock.
     fn run_rich_position(next: &mut impl FnMut(u64) -> u64) -> Parts {
         let heights: [u8; 4] = std::array::from_fn(|_| 7 + next(4) as u8);
-        let mut pool: Vec<u8> =
-            (0..52u8).filter(|&c| c % 13 >= heights[suit(c) as usize]).collect();
-        for at in (1..pool.len()).rev() {
-            pool.swap(at, next(at as u64 + 1) as usize);
-        }
-        let mut piles = vec![Vec::new(); 13];
+        let (mut piles, mut pool) = foundations_and_shuffled_rest(heights, next);
         let mut down = vec![0u32; 13];
         for index in 0..7 {
             let hidden = (next(5) as usize).min(pool.len().saturating_sub(1));
@@ -1958,9 +1962,6 @@ mod tests {
             }
             down[6 + index] = hidden as u32;
             piles[6 + index] = pile;
-        }
-        for s in 0..4u8 {
-            piles[2 + s as usize] = (0..heights[s as usize]).map(|r| s * 13 + r).collect();
         }
         down[0] = pool.len() as u32;
         piles[0] = pool;
