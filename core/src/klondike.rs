@@ -12,6 +12,7 @@ use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
 use crate::search::{one_of_the_first, Adapter, Child};
+use crate::table::Memo;
 
 /// Pile names in the engine's order (`Klondike.pile_names`).
 pub const PILES: [&str; 13] =
@@ -92,6 +93,45 @@ pub struct Klondike {
     /// the dominance rules, from a position without past positions (the plain search of the
     /// tests, and the searches of games in progress, keep every position apart).
     pub classes: bool,
+    /// Rule 12's answers by layout (see [`LockCache`]).
+    locks: LockCache,
+}
+
+/// Rule 12's answers of the search by layout (docs/solving.md, rule 12, "Answers kept by
+/// layout"): the test reads only the piles (not their places), the stock and waste cards and
+/// the foundations, never the waste's size, and the search meets one layout at many waste
+/// sizes and by many paths. A kept "lock" is a whole fixed point's; a kept "no lock" is the
+/// whole test's answer wherever the search asks, and could otherwise only leave a position
+/// unpruned. Empty in a clone: an adapter with other options must not read another's answers. (A lock, not a cell: adapters are shared between
+/// threads; each search has its own adapter, so it is never contended.)
+struct LockCache(std::sync::Mutex<Memo>);
+
+impl LockCache {
+    fn new() -> Self {
+        LockCache(std::sync::Mutex::new(Memo::new()))
+    }
+
+    fn get(&self, key: Key) -> Option<bool> {
+        self.0.try_lock().ok()?.get(key).map(|locked| locked == 1)
+    }
+
+    fn put(&self, key: Key, locked: bool) {
+        if let Ok(mut memo) = self.0.try_lock() {
+            memo.put(key, locked as u32);
+        }
+    }
+}
+
+impl Clone for LockCache {
+    fn clone(&self) -> Self {
+        LockCache::new()
+    }
+}
+
+impl std::fmt::Debug for LockCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LockCache")
+    }
 }
 
 impl Klondike {
@@ -105,6 +145,7 @@ impl Klondike {
             passes: options.passes("passes")?,
             from_foundation: options.flag("from_foundation", true)?,
             classes: true,
+            locks: LockCache::new(),
         })
     }
 }
@@ -651,7 +692,24 @@ impl Klondike {
                     .iter()
                     .any(|&host| found[suit(host) as usize] > r || node.tops & bit(host) != 0)
         };
-        !plainly_free && self.locked_with(node, true, bit(card))
+        if plainly_free {
+            return false;
+        }
+        // The layout as the test reads it: the piles as a multiset (the sum of their
+        // fingerprints), the stock and waste (its cards in the deal's order), the foundations.
+        let key = fingerprint_words::<36, 5>(&[
+            node.sum as u64,
+            (node.sum >> 64) as u64,
+            node.order_hash as u64,
+            (node.order_hash >> 64) as u64,
+            u32::from_le_bytes(node.found) as u64,
+        ]);
+        if let Some(locked) = self.locks.get(key) {
+            return locked;
+        }
+        let locked = self.locked_with(node, true, bit(card));
+        self.locks.put(key, locked);
+        locked
     }
 
     fn king_waiting(&self, node: &Node, reachable: u64) -> bool {
@@ -2022,6 +2080,8 @@ mod tests {
                     for (step, child) in &out {
                         let locked = game.deadlocked(child);
                         assert_eq!(game.new_lock(child), locked, "{step:?} from {node:?}");
+                        // Again, from the answers kept by layout.
+                        assert_eq!(game.new_lock(child), locked, "{step:?} kept");
                         free_children += !locked as u32;
                         locked_children += locked as u32;
                     }

@@ -351,6 +351,61 @@ impl Table {
     }
 }
 
+/// A lossy memo of fingerprint -> small number: direct-mapped (a key takes its slot from any
+/// key there before), so a key asked for may have been forgotten, never mistaken (a slot holds
+/// the same 95 bits of the fingerprint as the table's). It starts small, as most searches are,
+/// and grows eightfold each time it has been asked half its slots, to [`MEMO_MOST_SLOTS`] (in
+/// huge pages from 8 MiB, as the table); keys kept before a growth are mostly lost by it.
+pub struct Memo {
+    slots: Slots,
+    mask: usize,
+    asked: usize,
+}
+
+/// The memo's largest size (16 MiB).
+pub const MEMO_MOST_SLOTS: usize = 1 << 20;
+
+impl Default for Memo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Memo {
+    pub fn new() -> Self {
+        let capacity = 1 << 14;
+        Memo { slots: Slots::new(capacity), mask: capacity - 1, asked: 0 }
+    }
+
+    #[inline]
+    fn home(&self, high: u64) -> usize {
+        ((high >> 1) as usize) & self.mask
+    }
+
+    /// The number kept with `key`, if it is still there.
+    #[inline]
+    pub fn get(&mut self, key: Key) -> Option<u32> {
+        self.asked += 1;
+        if 2 * self.asked > self.mask + 1 && self.mask + 1 < MEMO_MOST_SLOTS {
+            let capacity = ((self.mask + 1) * 8).min(MEMO_MOST_SLOTS);
+            self.slots.extend(capacity);
+            self.mask = capacity - 1;
+            self.asked = 0;
+        }
+        let (high, low) = split(key);
+        let slot = self.slots[self.home(high)];
+        (slot[0] == high && slot[1] & !WORSE_BITS == low).then_some((slot[1] & WORSE_BITS) as u32)
+    }
+
+    /// Keep `value` with `key` (in place of whatever its slot held).
+    #[inline]
+    pub fn put(&mut self, key: Key, value: u32) {
+        let (high, low) = split(key);
+        let home = self.home(high);
+        self.slots[home] = [high, low | u64::from(value)];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,6 +488,28 @@ mod tests {
             assert_eq!(table.get(fingerprint(&value.to_le_bytes())), Some((value % 5) as u32));
         }
         assert_eq!(table.len(), count as usize);
+    }
+
+    /// The memo gives back what it keeps, never another key's number, and keeps most of the
+    /// recent keys as it grows.
+    #[test]
+    fn a_memo_forgets_but_never_mistakes() {
+        let mut memo = Memo::new();
+        let mut kept = 0;
+        for round in 0..4u64 {
+            for value in 0..300_000u64 {
+                let key = fingerprint(&value.to_le_bytes());
+                match memo.get(key) {
+                    Some(number) => {
+                        assert_eq!(u64::from(number), value % 7, "round {round}");
+                        kept += 1;
+                    }
+                    None => memo.put(key, (value % 7) as u32),
+                }
+            }
+        }
+        assert_eq!(memo.mask + 1, MEMO_MOST_SLOTS);
+        assert!(kept > 600_000, "{kept} of 900,000 asked again were kept");
     }
 
     #[test]
