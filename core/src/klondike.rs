@@ -102,23 +102,25 @@ pub struct Klondike {
 /// the foundations, never the waste's size, and the search meets one layout at many waste
 /// sizes and by many paths. A kept "lock" is a whole fixed point's; a kept "no lock" is the
 /// whole test's answer wherever the search asks, and could otherwise only leave a position
-/// unpruned. Empty in a clone: an adapter with other options must not read another's answers. (A lock, not a cell: adapters are shared between
-/// threads; each search has its own adapter, so it is never contended.)
-struct LockCache(std::sync::Mutex<Memo>);
+/// unpruned. Empty in a clone: an adapter with other options must not read another's answers.
+/// (A cell: each search has its own adapter, moved into the search's thread.)
+struct LockCache(std::cell::RefCell<Memo>);
 
 impl LockCache {
     fn new() -> Self {
-        LockCache(std::sync::Mutex::new(Memo::new()))
+        LockCache(std::cell::RefCell::new(Memo::new()))
     }
 
     fn get(&self, key: Key) -> Option<bool> {
-        self.0.try_lock().ok()?.get(key).map(|locked| locked == 1)
+        self.0.borrow_mut().get(key).map(|locked| locked == 1)
     }
 
     fn put(&self, key: Key, locked: bool) {
-        if let Ok(mut memo) = self.0.try_lock() {
-            memo.put(key, locked as u32);
-        }
+        self.0.borrow_mut().put(key, locked as u32);
+    }
+
+    fn prefetch(&self, key: Key) {
+        self.0.borrow().prefetch(key);
     }
 }
 
@@ -678,9 +680,25 @@ impl Klondike {
         if node.cover == ROOT || !self.from_foundation {
             return self.deadlocked(node);
         }
-        let card = node.cover;
-        if card == NO_COVER {
+        let Some(key) = Self::lock_key(node) else {
             return false;
+        };
+        if let Some(locked) = self.locks.get(key) {
+            return locked;
+        }
+        let locked = self.locked_with(node, true, bit(node.cover));
+        self.locks.put(key, locked);
+        locked
+    }
+
+    /// The key of `node`'s layout in the kept answers of rule 12, when the search tests it
+    /// there ([`Self::new_lock`] with `from_foundation`, below the root): none when the step
+    /// that made it covered no card, or put down a card that can plainly move again.
+    #[inline]
+    fn lock_key(node: &Node) -> Option<Key> {
+        let card = node.cover;
+        if card >= NO_COVER {
+            return None;
         }
         let (r, s) = (rank(card), suit(card));
         let plainly_free = if r == KING {
@@ -692,24 +710,17 @@ impl Klondike {
                     .iter()
                     .any(|&host| found[suit(host) as usize] > r || node.tops & bit(host) != 0)
         };
-        if plainly_free {
-            return false;
-        }
         // The layout as the test reads it: the piles as a multiset (the sum of their
         // fingerprints), the stock and waste (its cards in the deal's order), the foundations.
-        let key = fingerprint_words::<36, 5>(&[
-            node.sum as u64,
-            (node.sum >> 64) as u64,
-            node.order_hash as u64,
-            (node.order_hash >> 64) as u64,
-            u32::from_le_bytes(node.found) as u64,
-        ]);
-        if let Some(locked) = self.locks.get(key) {
-            return locked;
-        }
-        let locked = self.locked_with(node, true, bit(card));
-        self.locks.put(key, locked);
-        locked
+        (!plainly_free).then(|| {
+            fingerprint_words::<36, 5>(&[
+                node.sum as u64,
+                (node.sum >> 64) as u64,
+                node.order_hash as u64,
+                (node.order_hash >> 64) as u64,
+                u32::from_le_bytes(node.found) as u64,
+            ])
+        })
     }
 
     fn king_waiting(&self, node: &Node, reachable: u64) -> bool {
@@ -1180,6 +1191,15 @@ impl Adapter for Klondike {
                 step.settle = Self::settle(child, None);
                 child.made = child.made.saturating_add(step.settle as u16);
                 child.settled = true;
+            }
+        }
+        if dominance && self.from_foundation {
+            // The kept answer of each child's test is read when the child is entered, after
+            // its elder siblings' subtrees: ask for its slot now, while the search goes on.
+            for (_, child) in &out[first..] {
+                if let Some(key) = Self::lock_key(child) {
+                    self.locks.prefetch(key);
+                }
             }
         }
     }

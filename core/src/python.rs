@@ -110,8 +110,9 @@ fn solve_with<G>(
     table: bool,
 ) -> PyResult<Answer>
 where
-    G: Game + Send + Sync,
-    G::Node: Send + Sync,
+    // (Moved into the search's thread, not shared: an adapter may keep memos in cells.)
+    G: Game + Send,
+    G::Node: Send,
 {
     let mut rules = rules;
     rules.set_search(dominance, !history.is_empty());
@@ -121,8 +122,8 @@ where
         .map(|state| rules.node(&parts(state)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(PyValueError::new_err)?;
-    let mut pending: Option<PyErr> = None;
-    let found = py.allow_threads(|| {
+    let (found, pending) = py.allow_threads(move || {
+        let mut pending: Option<PyErr> = None;
         let mut interrupt = || {
             Python::with_gil(|py| match py.check_signals() {
                 Ok(()) => false,
@@ -132,9 +133,10 @@ where
                 }
             })
         };
-        catch_unwind(AssertUnwindSafe(|| {
+        let found = catch_unwind(AssertUnwindSafe(|| {
             solver_search(&rules, &root, budget, &history, dominance, table, &mut interrupt)
-        }))
+        }));
+        (found, pending)
     });
     if let Some(error) = pending {
         return Err(error);

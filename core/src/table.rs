@@ -397,6 +397,25 @@ impl Memo {
         (slot[0] == high && slot[1] & !WORSE_BITS == low).then_some((slot[1] & WORSE_BITS) as u32)
     }
 
+    /// Ask the processor to bring `key`'s slot into the cache.
+    #[inline]
+    pub fn prefetch(&self, key: Key) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (high, _) = split(key);
+            let slot = &self.slots[self.home(high)];
+            // SAFETY: a prefetch only hints the cache; the pointer is to a live slot.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    slot.as_ptr() as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Keep `value` with `key` (in place of whatever its slot held).
     #[inline]
     pub fn put(&mut self, key: Key, value: u32) {
