@@ -780,158 +780,124 @@ impl Klondike {
     /// version 8's test) without it; with a card in `watched`, "no lock" as soon as that card
     /// leaves U and G (see [`Self::new_lock`]).
     fn locked_with(&self, node: &Node, glued_cards: bool, watched: u64) -> bool {
-        // A way (below) is shut while a card of U or V is in its low 64 bits or a card of G in
-        // its high ones: the sets are kept in one number the same way, U and V low, G high.
-        const SHUT: u128 = u128::MAX; // (U holds a tableau card while the test goes on)
+        // A way is shut while a card of U or V is in its low 64 bits or a card of G in its
+        // high ones: the sets are kept in one number the same way, U and V low, G high.
+        const SHUT: u128 = u128::MAX; // (never open)
         let glue = |mask: u64| (mask as u128) << 64;
-        // For each tableau card: the cards of its pile strictly above it (`over`), the
-        // face-up cards strictly under it (`under`), and the card right on it when that card
-        // lies on it as on a host, a candidate for G (`capped_by`: it caps the card while in
-        // G); for each candidate, which of its ways (0 or 1) goes onto its host's twin.
+        // The way onto each card: onto a tableau card it needs the cards over it out of U and
+        // the card on it as on its host (if any, a candidate for G: it "caps" it) out of G;
+        // onto a stock or waste card, that card out of V (it must come in first); a card on
+        // its foundation may come down again (with `from_foundation` off, never).
+        let mut onto = [if self.from_foundation { 0 } else { SHUT }; 52];
+        // Each tableau card's way to its foundation: every lower card of its suit in the
+        // tableau out of U, with the ways onto it open (a stock card's does not count: it
+        // brings no card into the tableau).
+        let mut home_way = [SHUT; 52];
+        // The cards of its pile strictly over each tableau card; for each card on a host,
+        // which of its two ways goes onto its host's twin.
         let mut over = [0u64; 52];
-        let mut under = [0u64; 52];
-        let mut capped_by = [0u64; 52];
         let mut twin_way = [0u8; 52];
         let mut piles = [0u64; 7];
-        let mut in_tableau = 0u64;
-        let mut face_down = 0u64;
-        // Face-up cards lying on a face-up card: the candidates for G.
-        let mut hosted = 0u64;
+        let mut order = [0u8; 52];
+        let mut count = 0;
+        // (`hosted`: face-up cards on a face-up host, the candidates for G.)
+        let (mut in_tableau, mut face_down, mut hosted) = (0u64, 0u64, 0u64);
         let mut space = false;
+        // Each pile from the top down, the order the cards are tried in: the ways onto a
+        // card open once every card over it is out of U, and a face-down card needs those
+        // out too.
         for (index, pile_cards) in piles.iter_mut().enumerate() {
             let pile = node.pile(index);
-            if pile.is_empty() {
-                space = true;
-                continue;
-            }
-            let mut above = 0u64;
-            for &card in pile.iter().rev() {
-                over[card as usize] = above;
-                above |= bit(card);
-            }
             let hidden = node.down[index] as usize;
-            for &card in &pile[..hidden] {
-                face_down |= bit(card);
-            }
-            let mut up = 0u64;
-            for (at, &card) in pile.iter().enumerate().skip(hidden) {
-                under[card as usize] = up;
+            let mut above = 0u64;
+            let mut capping = 0u64;
+            // (The card right over this one when it caps it.)
+            for at in (0..pile.len()).rev() {
+                let card = pile[at];
+                let c = card as usize;
+                over[c] = above;
+                onto[c] = above as u128 | glue(capping);
+                order[count] = card;
+                count += 1;
+                capping = 0;
                 // (A position file need not hold built runs: a card on another that is no
                 // host of it is never in G.)
                 if at > hidden {
                     let below = pile[at - 1];
                     if rank(below) == rank(card) + 1 && red(below) != red(card) {
                         hosted |= bit(card);
-                        capped_by[below as usize] = bit(card);
-                        twin_way[card as usize] = (HOSTS[card as usize][0] == below) as u8;
+                        capping = bit(card);
+                        twin_way[c] = (HOSTS[c][0] == below) as u8;
                     }
+                } else if at < hidden {
+                    face_down |= bit(card);
                 }
-                up |= bit(card);
+                above |= bit(card);
             }
+            space |= pile.is_empty();
             *pile_cards = above;
             in_tableau |= above;
         }
         let mut in_stock = 0u64;
         for &card in &node.order[..node.olen as usize] {
             in_stock |= bit(card);
-        }
-        // Each card's ways: onto either card of the next rank in the other colour, and to its
-        // foundation (0: always open; SHUT: never open). A way onto a tableau card t needs
-        // the cards over t out of U and the card capping t (if any) out of G. A king's ways
-        // onto a card are never open (it goes into a space instead, tested below); a stock
-        // card's way to its foundation does not count (it does not bring it into the
-        // tableau). For a card of G only the way onto its host's twin and the way to its
-        // foundation count (it is on the other card of the next rank already).
-        // The way onto each card: a card on its foundation may come down again (or, with
-        // `from_foundation` off, stays there for good); a stock card must come in first.
-        let mut onto = [if self.from_foundation { 0 } else { SHUT }; 52];
-        let mut rest = in_tableau;
-        while rest != 0 {
-            let card = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            onto[card] = over[card] as u128 | glue(capped_by[card]);
-        }
-        let mut rest = in_stock;
-        while rest != 0 {
-            let card = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            onto[card] = 1u128 << card;
-        }
-        let mut ways = [[SHUT; 3]; 52];
-        let kings = KINGS & (in_tableau | in_stock);
-        let mut rest = (in_tableau | in_stock) & !KINGS;
-        while rest != 0 {
-            let card = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let [first, second] = HOSTS[card];
-            ways[card][0] = onto[first as usize];
-            ways[card][1] = onto[second as usize];
-        }
-        if space {
-            let mut rest = kings;
-            while rest != 0 {
-                let card = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                ways[card][0] = 0;
-            }
-        }
-        // The foundation ways, suit by suit in rank order: the lower cards' masks so far.
-        for s in 0..4u8 {
-            let mut lower = 0u128;
-            for card in s * 13..s * 13 + 13 {
-                if in_tableau & bit(card) != 0 {
-                    let card = card as usize;
-                    ways[card][2] = lower;
-                    lower |= (over[card] | 1 << card) as u128 | glue(capped_by[card]);
-                }
-            }
-        }
-        // The cards in the order tried: in each pile the face-up cards from the lowest up (a
-        // card is dropped once one under it is, in the same round), then the face-down ones
-        // from the top down (one is dropped once every card over it is); then the stock.
-        let mut order = [0u8; 52];
-        let mut count = 0;
-        for index in 0..7 {
-            let pile = node.pile(index);
-            let hidden = node.down[index] as usize;
-            for &card in pile[hidden..].iter().chain(pile[..hidden].iter().rev()) {
-                order[count] = card;
-                count += 1;
-            }
-        }
-        for &card in &node.order[..node.olen as usize] {
+            onto[card as usize] = 1u128 << card;
             order[count] = card;
             count += 1;
         }
+        for s in 0..4u8 {
+            let mut lower = 0u128;
+            for card in s * 13 + node.found[s as usize]..s * 13 + 13 {
+                if in_tableau & bit(card) != 0 {
+                    let card = card as usize;
+                    home_way[card] = lower;
+                    lower |= onto[card] | 1u128 << card;
+                }
+            }
+        }
+        // A king goes into a space, not onto a card: open while a pile is empty, and when
+        // every card of some pile is out of U (below).
+        let kings = KINGS & (in_tableau | in_stock);
+        let king_way = if space { 0 } else { SHUT };
+        // From every card the sets may hold, drop the cards that fail, round after round,
+        // until none does (a card dropped is dropped at once: the cards tried after it see
+        // the smaller sets, which only makes their conditions harder, so the same largest
+        // sets are reached in fewer rounds).
         let mut stuck = in_tableau | in_stock;
         let mut glued = if glued_cards { hosted } else { 0 };
         loop {
             // Every pile holds a card of U: no space can be made before one of them moves.
             let spaces_shut = !space && piles.iter().all(|&pile| pile & stuck != 0);
-            // (A card dropped is dropped at once: the cards tried after it see the smaller
-            // sets, which only makes their conditions harder, so the same largest sets are
-            // reached in fewer rounds.)
             let before = (stuck, glued);
             let mut kept = 0;
             for at in 0..count {
                 let card = order[at] as usize;
                 let mask = 1u64 << card;
-                let way = &ways[card];
+                let king = kings & mask != 0;
+                let [first, second] = HOSTS[card];
+                let ways = if king {
+                    [king_way, king_way, home_way[card]]
+                } else {
+                    [onto[first as usize], onto[second as usize], home_way[card]]
+                };
                 let sets = stuck as u128 | glue(glued);
+                // Out of U (or V): face down, once every card over it is, by an open way.
+                // A face-up card out of U takes the cards over it along (each can move as
+                // the top of the cards moved with it), so a face-up card is never tried
+                // while one under it is out.
                 if stuck & mask != 0
                     && !(face_down & mask != 0 && over[card] & stuck != 0)
-                    && (under[card] & !stuck != 0
-                        || way.iter().any(|&way| way & sets == 0)
-                        || (kings & mask != 0 && !spaces_shut))
+                    && (ways.iter().any(|&way| way & sets == 0) || (king && !spaces_shut))
                 {
-                    stuck &= !mask;
+                    stuck &= !(mask | over[card]);
                     if stuck & in_tableau == 0 {
                         return false;
                     }
                 }
+                // Out of G: it leaves its host onto the host's twin or to its foundation.
                 if glued & mask != 0 {
                     let sets = stuck as u128 | glue(glued);
-                    if way[twin_way[card] as usize] & sets == 0 || way[2] & sets == 0 {
+                    if ways[twin_way[card] as usize] & sets == 0 || ways[2] & sets == 0 {
                         glued &= !mask;
                     }
                 }
