@@ -204,9 +204,6 @@ const PLACE: [Key; 7] = [
     0xa0b4_28db_e703_7ed1_9c88_c6e3_8ebc_6af1,
 ];
 
-/// Room for a key's bytes: two fingerprints, foundations, suit map and the waste size.
-const KEY_BYTES: usize = 16 + 16 + 4 + 4 + 1;
-
 impl Node {
     #[inline]
     fn pile(&self, index: usize) -> &[u8] {
@@ -321,16 +318,21 @@ impl Node {
         bytes[1..1 + olen].copy_from_slice(&self.order[..olen]);
         self.order_hash = fingerprint(&bytes[..1 + olen]);
     }
-    /// The layout's bytes (everything of the engine's key but the waste size): the piles in
-    /// their places, the stock and waste, the foundations and which suit is where; their length.
-    fn layout(&self, out: &mut [u8; KEY_BYTES]) -> usize {
-        out[..16].copy_from_slice(&self.placed.to_le_bytes());
-        out[16..32].copy_from_slice(&self.order_hash.to_le_bytes());
-        out[32..36].copy_from_slice(&self.found);
-        for (offset, &f) in self.fmap.iter().enumerate() {
-            out[36 + offset] = (f + 1) as u8;
-        }
-        40
+    /// The layout as words (everything of the engine's key but the waste size, which goes in
+    /// the last word): the piles in their places, the stock and waste, the foundations and
+    /// which suit is where. Hashed from words, not bytes written to memory and read back
+    /// (see [`fingerprint_words`]).
+    #[inline]
+    fn layout_words(&self, waste: u8) -> [u64; 6] {
+        let fmap = u32::from_le_bytes(self.fmap.map(|f| (f + 1) as u8));
+        [
+            self.placed as u64,
+            (self.placed >> 64) as u64,
+            self.order_hash as u64,
+            (self.order_hash >> 64) as u64,
+            u64::from(u32::from_le_bytes(self.found)) | u64::from(fmap) << 32,
+            u64::from(waste),
+        ]
     }
     /// The cards of foundation `index` (0-3), bottom first.
     fn foundation_suit(&self, index: usize) -> Option<u8> {
@@ -1100,16 +1102,11 @@ impl Adapter for Klondike {
     }
 
     fn path_key(&self, node: &Node) -> Key {
-        let mut bytes = [0u8; KEY_BYTES];
-        let length = node.layout(&mut bytes);
-        bytes[length] = node.w;
-        fingerprint(&bytes[..length + 1])
+        fingerprint_words::<41, 6>(&node.layout_words(node.w))
     }
 
     fn layout_key(&self, node: &Node) -> Key {
-        let mut bytes = [0u8; KEY_BYTES];
-        let length = node.layout(&mut bytes);
-        fingerprint(&bytes[..length])
+        fingerprint_words::<40, 6>(&node.layout_words(0))
     }
 
     fn inner_keys(&self, node: &Node, step: &Step, out: &mut Vec<Key>) {
@@ -1123,11 +1120,10 @@ impl Adapter for Klondike {
         }
         let mut sizes = Vec::new();
         self.trail(node, step, &mut sizes);
-        let mut bytes = [0u8; KEY_BYTES];
-        let length = node.layout(&mut bytes);
+        let mut words = node.layout_words(0);
         for size in sizes {
-            bytes[length] = size;
-            out.push(fingerprint(&bytes[..length + 1]));
+            words[5] = u64::from(size);
+            out.push(fingerprint_words::<41, 6>(&words));
         }
     }
 
