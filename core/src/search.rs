@@ -833,12 +833,18 @@ pub fn staged<A: Adapter>(
                 canons.clear();
                 canons.extend(children.iter().map(|(_, child)| scratch.canonical(adapter, child)));
                 warm(&seen, &canons);
-                for ((step, child), &canon) in children.drain(..).zip(canons.iter()) {
-                    if !forbidden.is_empty() && forbidden.contains(&scratch.path(adapter, &child)) {
+                // (By reference: a child cut by the table is never copied again; one kept is
+                // copied once, into its record.)
+                for ((step, child), &canon) in children.iter().zip(canons.iter()) {
+                    if !forbidden.is_empty() && forbidden.contains(&scratch.path(adapter, child)) {
                         continue;
                     }
-                    if adapter.won(&child) {
-                        records.push(Record { node: child, parent: record, step: Some(step) });
+                    if adapter.won(child) {
+                        records.push(Record {
+                            node: child.clone(),
+                            parent: record,
+                            step: Some(step.clone()),
+                        });
                         let last = records.len() - 1;
                         if let Some(moves) = line(adapter, &records, last, &forbidden, &mut scratch)
                         {
@@ -846,10 +852,14 @@ pub fn staged<A: Adapter>(
                         }
                         continue;
                     }
-                    if adapter.stage(&child) != here {
+                    if adapter.stage(child) != here {
                         if entered.insert(canon) {
-                            let score = adapter.score(&child);
-                            records.push(Record { node: child, parent: record, step: Some(step) });
+                            let score = adapter.score(child);
+                            records.push(Record {
+                                node: child.clone(),
+                                parent: record,
+                                step: Some(step.clone()),
+                            });
                             candidates.push(Ranked {
                                 score,
                                 order: candidates.len(),
@@ -858,7 +868,7 @@ pub fn staged<A: Adapter>(
                         }
                         continue;
                     }
-                    let worse = adapter.worse(&child);
+                    let worse = adapter.worse(child);
                     if let Some(old) = seen.get(canon) {
                         if old <= worse {
                             continue;
@@ -869,8 +879,12 @@ pub fn staged<A: Adapter>(
                     }
                     seen.insert(canon, worse);
                     pushed += 1;
-                    let score = adapter.score(&child);
-                    records.push(Record { node: child, parent: record, step: Some(step) });
+                    let score = adapter.score(child);
+                    records.push(Record {
+                        node: child.clone(),
+                        parent: record,
+                        step: Some(step.clone()),
+                    });
                     queue.push(score, pushed, records.len() - 1);
                 }
             }
