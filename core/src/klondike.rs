@@ -677,18 +677,27 @@ impl Klondike {
     /// under `c`). So there is none when `c` can plainly move again (a card of the next rank
     /// in the other colour is a pile top or on its foundation, every lower card of its suit is
     /// on the foundation, or a king has another space), and the test stops as soon as `c`
-    /// leaves U and G.
+    /// leaves U and G. Below the root, answers are kept by layout ([`LockCache`]).
     fn new_lock(&self, node: &Node) -> bool {
-        if node.cover == ROOT || !self.from_foundation {
+        if node.cover == ROOT {
             return self.deadlocked(node);
         }
-        let Some(key) = Self::lock_key(node) else {
-            return false;
+        let key = if self.from_foundation {
+            match Self::lock_key(node) {
+                Some(key) => key,
+                None => return false,
+            }
+        } else {
+            Self::layout_of_lock(node)
         };
         if let Some(locked) = self.locks.get(key) {
             return locked;
         }
-        let locked = self.locked_with(node, true, bit(node.cover));
+        let locked = if self.from_foundation {
+            self.locked_with(node, true, bit(node.cover))
+        } else {
+            self.deadlocked(node)
+        };
         self.locks.put(key, locked);
         locked
     }
@@ -712,17 +721,20 @@ impl Klondike {
                     .iter()
                     .any(|&host| found[suit(host) as usize] > r || node.tops & bit(host) != 0)
         };
-        // The layout as the test reads it: the piles as a multiset (the sum of their
-        // fingerprints), the stock and waste (its cards in the deal's order), the foundations.
-        (!plainly_free).then(|| {
-            fingerprint_words::<36, 5>(&[
-                node.sum as u64,
-                (node.sum >> 64) as u64,
-                node.order_hash as u64,
-                (node.order_hash >> 64) as u64,
-                u32::from_le_bytes(node.found) as u64,
-            ])
-        })
+        (!plainly_free).then(|| Self::layout_of_lock(node))
+    }
+
+    /// The layout as rule 12's test reads it: the piles as a multiset (the sum of their
+    /// fingerprints), the stock and waste (its cards in the deal's order), the foundations.
+    #[inline]
+    fn layout_of_lock(node: &Node) -> Key {
+        fingerprint_words::<36, 5>(&[
+            node.sum as u64,
+            (node.sum >> 64) as u64,
+            node.order_hash as u64,
+            (node.order_hash >> 64) as u64,
+            u32::from_le_bytes(node.found) as u64,
+        ])
     }
 
     fn king_waiting(&self, node: &Node, reachable: u64) -> bool {
@@ -2043,10 +2055,18 @@ mod tests {
     /// The search's rule 12 (`new_lock`: tested only below a step that may lock a card, and
     /// stopped once that card can move) finds every lock of the whole test: along random walks
     /// from dealt layouts and from positions rich in built runs, at every child of a parent
-    /// with no lock (many of the children locked), the two agree.
+    /// with no lock (many of the children locked), the two agree; and so they do with
+    /// `from_foundation` off, where every node is tested (the answers kept by layout, both
+    /// ways).
     #[test]
     fn the_search_rule_12_finds_every_new_lock() {
-        let game = Klondike::new(&options(&[])).unwrap();
+        for from_foundation in ["true", "false"] {
+            the_search_rule_12_agrees(from_foundation);
+        }
+    }
+
+    fn the_search_rule_12_agrees(from_foundation: &str) {
+        let game = Klondike::new(&options(&[("from_foundation", from_foundation)])).unwrap();
         let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
         let (mut free_children, mut locked_children) = (0, 0);
         for seed in 0..600u64 {
@@ -2071,7 +2091,10 @@ mod tests {
                 node = out[next(out.len() as u64) as usize].1;
             }
         }
-        println!("{free_children} children without a lock, {locked_children} locked");
+        println!(
+            "from_foundation={from_foundation}: {free_children} children without a lock, \
+             {locked_children} locked"
+        );
         assert!(free_children > 10_000 && locked_children > 100);
     }
 
