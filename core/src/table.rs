@@ -238,7 +238,7 @@ impl Table {
     #[inline]
     pub fn prefetch(&self, key: Key) {
         #[cfg(target_arch = "x86_64")]
-        {
+        if !self.slots.is_empty() {
             let (high, _) = split(key);
             let slot = &self.slots[self.home(high)];
             // SAFETY: a prefetch only hints the cache; the pointer is to a live slot.
@@ -353,9 +353,10 @@ impl Table {
 
 /// A lossy memo of fingerprint -> small number: direct-mapped (a key takes its slot from any
 /// key there before), so a key asked for may have been forgotten, never mistaken (a slot holds
-/// the same 95 bits of the fingerprint as the table's). It starts small, as most searches are,
-/// and grows eightfold each time it has been asked half its slots, to [`MEMO_MOST_SLOTS`] (in
-/// huge pages from 8 MiB, as the table); keys kept before a growth are mostly lost by it.
+/// the same 95 bits of the fingerprint as the table's). It takes no memory until a key is
+/// kept, then starts small, as most searches are, and grows eightfold each time it has been
+/// asked half its slots, to [`MEMO_MOST_SLOTS`] (in huge pages from 8 MiB, as the table); keys
+/// kept before a growth are mostly lost by it.
 pub struct Memo {
     slots: Slots,
     mask: usize,
@@ -371,10 +372,14 @@ impl Default for Memo {
     }
 }
 
+/// The memo's first size, taken at the first key kept (256 KiB).
+const MEMO_FIRST_SLOTS: usize = 1 << 14;
+
 impl Memo {
+    /// An empty memo, with no memory until a key is kept (an adapter made for one move
+    /// takes none).
     pub fn new() -> Self {
-        let capacity = 1 << 14;
-        Memo { slots: Slots::new(capacity), mask: capacity - 1, asked: 0 }
+        Memo { slots: Slots::new(0), mask: 0, asked: 0 }
     }
 
     #[inline]
@@ -385,6 +390,9 @@ impl Memo {
     /// The number kept with `key`, if it is still there.
     #[inline]
     pub fn get(&mut self, key: Key) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
         self.asked += 1;
         if 2 * self.asked > self.mask + 1 && self.mask + 1 < MEMO_MOST_SLOTS {
             let capacity = ((self.mask + 1) * 8).min(MEMO_MOST_SLOTS);
@@ -401,7 +409,7 @@ impl Memo {
     #[inline]
     pub fn prefetch(&self, key: Key) {
         #[cfg(target_arch = "x86_64")]
-        {
+        if !self.slots.is_empty() {
             let (high, _) = split(key);
             let slot = &self.slots[self.home(high)];
             // SAFETY: a prefetch only hints the cache; the pointer is to a live slot.
@@ -419,6 +427,10 @@ impl Memo {
     /// Keep `value` with `key` (in place of whatever its slot held).
     #[inline]
     pub fn put(&mut self, key: Key, value: u32) {
+        if self.slots.is_empty() {
+            self.slots.extend(MEMO_FIRST_SLOTS);
+            self.mask = MEMO_FIRST_SLOTS - 1;
+        }
         let (high, low) = split(key);
         let home = self.home(high);
         self.slots[home] = [high, low | u64::from(value)];
