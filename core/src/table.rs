@@ -194,6 +194,23 @@ impl Drop for Reservation {
     }
 }
 
+/// Ask the processor to bring slot `index` of `slots` into the cache (none: nothing).
+#[inline]
+fn prefetch_slot(slots: &[[u64; 2]], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(slot) = slots.get(index) {
+        // SAFETY: a prefetch only hints the cache; the pointer is to a live slot.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                slot.as_ptr() as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slots, index);
+}
+
 /// A set of fingerprints, each with a counter.
 pub struct Table {
     slots: Slots,
@@ -237,20 +254,7 @@ impl Table {
     /// Ask the processor to bring `key`'s home slot into the cache.
     #[inline]
     pub fn prefetch(&self, key: Key) {
-        #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
-            let (high, _) = split(key);
-            let slot = &self.slots[self.home(high)];
-            // SAFETY: a prefetch only hints the cache; the pointer is to a live slot.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    slot.as_ptr() as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_slot(&self.slots, self.home(split(key).0));
     }
 
     #[inline]
@@ -408,20 +412,7 @@ impl Memo {
     /// Ask the processor to bring `key`'s slot into the cache.
     #[inline]
     pub fn prefetch(&self, key: Key) {
-        #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
-            let (high, _) = split(key);
-            let slot = &self.slots[self.home(high)];
-            // SAFETY: a prefetch only hints the cache; the pointer is to a live slot.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    slot.as_ptr() as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_slot(&self.slots, self.home(split(key).0));
     }
 
     /// Keep `value` with `key` (in place of whatever its slot held).
