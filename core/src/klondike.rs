@@ -187,7 +187,7 @@ pub struct Node {
     /// The card the step that made this node put onto a tableau card or into a space
     /// ([`ROOT`]: made from an engine state, a search's root; [`NO_COVER`]: a step that
     /// covered no card). Rule 12 is tested where it can find a lock the parent had not
-    /// ([`Klondike::lock_possible`]).
+    /// ([`Klondike::new_lock`]).
     cover: u8,
     /// Settled by rule 13 (its class's representative): its table key needs no flips.
     settled: bool,
@@ -682,22 +682,19 @@ impl Klondike {
         if node.cover == ROOT {
             return self.deadlocked(node);
         }
-        let key = if self.from_foundation {
+        // (With `from_foundation` off, the whole test: no card is watched.)
+        let (key, watched) = if self.from_foundation {
             match Self::lock_key(node) {
-                Some(key) => key,
+                Some(key) => (key, bit(node.cover)),
                 None => return false,
             }
         } else {
-            Self::layout_of_lock(node)
+            (Self::layout_of_lock(node), 0)
         };
         if let Some(locked) = self.locks.get(key) {
             return locked;
         }
-        let locked = if self.from_foundation {
-            self.locked_with(node, true, bit(node.cover))
-        } else {
-            self.deadlocked(node)
-        };
+        let locked = self.locked_with(node, true, watched);
         self.locks.put(key, locked);
         locked
     }
