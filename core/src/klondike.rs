@@ -12,7 +12,7 @@ use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
 use crate::search::{one_of_the_first, Adapter, Child};
-use crate::table::Memo;
+use crate::table::{Memo, Table};
 
 /// Pile names in the engine's order (`Klondike.pile_names`).
 pub const PILES: [&str; 13] =
@@ -1059,8 +1059,8 @@ impl Adapter for Klondike {
         -((node.made as u32 + self.moves_left(node) + 52 - on_foundations + node.redeals) as f64)
     }
 
-    fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) {
-        one_of_the_first(steps, canon, restart, 3);
+    fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) -> usize {
+        one_of_the_first(steps, canon, restart, 3)
     }
 
     fn canonical(&self, node: &Node) -> Key {
@@ -1155,19 +1155,49 @@ impl Adapter for Klondike {
     }
 
     fn steps(&self, node: &Node, dominance: bool, out: &mut Vec<Child<Self>>) {
+        self.settled_steps(node, dominance, out, None);
+    }
+
+    fn keyed_steps(
+        &self,
+        node: &Node,
+        dominance: bool,
+        out: &mut Vec<Child<Self>>,
+        canons: &mut Vec<Key>,
+        seen: &Table,
+    ) {
+        self.settled_steps(node, dominance, out, Some((canons, seen)));
+    }
+}
+
+impl Klondike {
+    /// The steps, their children settled by rule 13; with `keyed`, each child's canonical key
+    /// is pushed and its table slot fetched as soon as the child is settled, so that the first
+    /// child's slot is on its way while the others are settled.
+    fn settled_steps(
+        &self,
+        node: &Node,
+        dominance: bool,
+        out: &mut Vec<Child<Self>>,
+        mut keyed: Option<(&mut Vec<Key>, &Table)>,
+    ) {
         let first = out.len();
         self.raw_steps(node, dominance, out);
-        if self.classes {
-            for (step, child) in &mut out[first..] {
+        for (step, child) in &mut out[first..] {
+            if self.classes {
                 step.settle = Self::settle(child, None);
                 child.made = child.made.saturating_add(step.settle as u16);
                 child.settled = true;
             }
-        }
-        if dominance && self.from_foundation {
-            // The kept answer of each child's test is read when the child is entered, after
-            // its elder siblings' subtrees: ask for its slot now, while the search goes on.
-            for (_, child) in &out[first..] {
+            if let Some((canons, seen)) = keyed.as_mut() {
+                // Settled (or without classes): the canonical key is the child's own.
+                let canon = self.key_of(child);
+                seen.prefetch(canon);
+                canons.push(canon);
+            }
+            if dominance && self.from_foundation {
+                // The kept answer of the child's test is read when the child is entered, after
+                // its elder siblings' subtrees: ask for its slot now, while the search goes on.
                 if let Some(key) = Self::lock_key(child) {
                     self.locks.prefetch(key);
                 }

@@ -18,9 +18,9 @@ use crate::table::Table;
 
 /// Move one of the first `width` steps to the front, chosen by the node's fingerprint and the
 /// run number (the Python `one_of_the_first`, with the fingerprint in place of a CRC-32).
-pub fn one_of_the_first<T>(steps: &mut [T], canon: Key, restart: u32, width: usize) {
+pub fn one_of_the_first<T>(steps: &mut [T], canon: Key, restart: u32, width: usize) -> usize {
     if steps.len() < 2 {
-        return;
+        return 0;
     }
     let mut bytes = [0u8; 20];
     bytes[..16].copy_from_slice(&canon.to_le_bytes());
@@ -39,6 +39,7 @@ pub fn one_of_the_first<T>(steps: &mut [T], canon: Key, restart: u32, width: usi
             std::ptr::write(base, chosen);
         }
     }
+    pick
 }
 
 /// A step from a node to a child, with the child.
@@ -84,9 +85,12 @@ pub trait Adapter {
     fn beam_patience(&self) -> usize {
         10
     }
-    /// Reorder `steps` for run number `restart` (1, 2, ...); `canon` is the node's canonical
-    /// fingerprint. Must depend only on the node, the steps and `restart`.
-    fn reorder(&self, _canon: Key, _steps: &mut Vec<Child<Self>>, _restart: u32) {}
+    /// Reorder `steps` for run number `restart` (1, 2, ...) by moving one of them to the front;
+    /// `canon` is the node's canonical fingerprint. Must depend only on the node, the steps and
+    /// `restart`. Returns the index of the step moved (0: none).
+    fn reorder(&self, _canon: Key, _steps: &mut Vec<Child<Self>>, _restart: u32) -> usize {
+        0
+    }
     /// How promising a node looks, higher better (staged searches only).
     fn score(&self, _node: &Self::Node) -> f64 {
         0.0
@@ -123,6 +127,25 @@ pub trait Adapter {
     fn won(&self, node: &Self::Node) -> bool;
     /// The children in order of promise, or the one safe step when `dominance` allows it.
     fn steps(&self, node: &Self::Node, dominance: bool, out: &mut Vec<Child<Self>>);
+    /// [`Adapter::steps`], with each child's canonical key pushed onto `canons` and its slot of
+    /// `seen` fetched as soon as the key is known: the search reads the slots right after, and
+    /// an adapter that makes its children one by one can start each fetch early.
+    fn keyed_steps(
+        &self,
+        node: &Self::Node,
+        dominance: bool,
+        out: &mut Vec<Child<Self>>,
+        canons: &mut Vec<Key>,
+        seen: &Table,
+    ) {
+        let first = out.len();
+        self.steps(node, dominance, out);
+        for (_, child) in &out[first..] {
+            let canon = self.canonical(child);
+            seen.prefetch(canon);
+            canons.push(canon);
+        }
+    }
 
     /// With restarts: when the depth-first search's table reaches its bound, empty it and start
     /// the next run at once instead of giving up (the losses it held are proved again when
@@ -435,15 +458,17 @@ pub fn depth_first_carried<A: Adapter>(
         let layout = scratch.layout(adapter, node);
         let mut steps = spare.pop().unwrap_or_default();
         steps.clear();
-        adapter.steps(node, dominance, &mut steps);
-        if restart > 0 {
-            adapter.reorder(canon, &mut steps, restart);
-        }
         let mut canons = spare_keys.pop().unwrap_or_default();
         canons.clear();
-        if let Some(seen) = seen {
-            canons.extend(steps.iter().map(|(_, child)| adapter.canonical(child)));
-            warm(seen, &canons);
+        match seen {
+            Some(seen) => adapter.keyed_steps(node, dominance, &mut steps, &mut canons, seen),
+            None => adapter.steps(node, dominance, &mut steps),
+        }
+        if restart > 0 {
+            let moved = adapter.reorder(canon, &mut steps, restart);
+            if let Some(keys) = canons.get_mut(..=moved) {
+                keys.rotate_right(1);
+            }
         }
         count_in(on_path, path);
         count_in(layouts, layout);
@@ -550,10 +575,18 @@ pub fn depth_first_carried<A: Adapter>(
                     // The one safe step is refused: fall back to every step.
                     frame.may_fall_back = false;
                     frame.steps.clear();
-                    adapter.steps(node_above(root, below), false, &mut frame.steps);
                     frame.canons.clear();
+                    let node = node_above(root, below);
                     if table {
-                        frame.canons.extend(frame.steps.iter().map(|(_, c)| adapter.canonical(c)));
+                        adapter.keyed_steps(
+                            node,
+                            false,
+                            &mut frame.steps,
+                            &mut frame.canons,
+                            &seen,
+                        );
+                    } else {
+                        adapter.steps(node, false, &mut frame.steps);
                     }
                     frame.index = 0;
                 }
@@ -828,11 +861,10 @@ pub fn staged<A: Adapter>(
                 expanded += 1;
                 let here = adapter.stage(&records[record].node);
                 children.clear();
-                adapter.steps(&records[record].node, true, &mut children);
-                // Every child's slot of the table is fetched at once (the memory waits overlap).
                 canons.clear();
-                canons.extend(children.iter().map(|(_, child)| scratch.canonical(adapter, child)));
-                warm(&seen, &canons);
+                // Every child's slot of the table is fetched as its key is made (the memory
+                // waits overlap).
+                adapter.keyed_steps(&records[record].node, true, &mut children, &mut canons, &seen);
                 // (By reference: a child cut by the table is never copied again; one kept is
                 // copied once, into its record.)
                 for ((step, child), &canon) in children.iter().zip(canons.iter()) {
