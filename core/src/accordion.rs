@@ -123,6 +123,15 @@ impl Node {
 impl Adapter for Accordion {
     type Node = Node;
     type Step = Step;
+    type Packed = Node;
+
+    fn pack(&self, node: &Node) -> Node {
+        node.clone()
+    }
+
+    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
+        packed
+    }
 
     fn canonical(&self, node: &Node) -> Key {
         // Winnability depends on the top cards alone: how many of them are dealt does not

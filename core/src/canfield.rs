@@ -898,6 +898,15 @@ fn shared_slot(
 impl Adapter for Canfield {
     type Node = Node;
     type Step = Step;
+    type Packed = Node;
+
+    fn pack(&self, node: &Node) -> Node {
+        node.clone()
+    }
+
+    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
+        packed
+    }
 
     fn canonical(&self, node: &Node) -> Key {
         // Within one search the reserve is always a bottom part of the root's, so its length

@@ -193,6 +193,82 @@ pub struct Node {
     settled: bool,
 }
 
+/// A node as the staged search keeps it: what [`Node`] holds less what is made again from
+/// it (where each pile starts, the fingerprints and their sums, the tops and the covered
+/// cards), 136 bytes instead of 336.
+#[derive(Clone, Copy, Debug)]
+pub struct Packed {
+    cards: [u8; 52],
+    len: [u8; 7],
+    down: [u8; 7],
+    found: [u8; 4],
+    fmap: [i8; 4],
+    order: [u8; 52],
+    olen: u8,
+    w: u8,
+    made: u16,
+    redeals: u32,
+    cover: u8,
+    settled: bool,
+}
+
+impl Packed {
+    fn of(node: &Node) -> Self {
+        Packed {
+            cards: node.cards,
+            len: node.len,
+            down: node.down,
+            found: node.found,
+            fmap: node.fmap,
+            order: node.order,
+            olen: node.olen,
+            w: node.w,
+            made: node.made,
+            redeals: node.redeals,
+            cover: node.cover,
+            settled: node.settled,
+        }
+    }
+
+    /// The node, its fingerprints and masks made again, into `out`.
+    fn unpack_into(&self, out: &mut Node) {
+        *out = Node {
+            cards: self.cards,
+            len: self.len,
+            start: [0; 8],
+            down: self.down,
+            hash: [0; 7],
+            sum: 0,
+            placed: 0,
+            covered: 0,
+            tops: 0,
+            found: self.found,
+            fmap: self.fmap,
+            order: self.order,
+            olen: self.olen,
+            order_hash: 0,
+            w: self.w,
+            redeals: self.redeals,
+            made: self.made,
+            cover: self.cover,
+            settled: self.settled,
+        };
+        out.restart();
+        for index in 0..7 {
+            // From zero fingerprints and sums, each rehash adds its pile's share.
+            out.rehash(index);
+            let pile = out.pile(index);
+            if let Some((&top, under)) = pile.split_last() {
+                let face_up = under.iter().skip(out.down[index] as usize);
+                let covered = face_up.fold(0, |mask, &card| mask | bit(card));
+                out.tops |= bit(top);
+                out.covered |= covered;
+            }
+        }
+        out.rehash_order();
+    }
+}
+
 /// Odd multipliers that make a sum of pile fingerprints depend on which pile is where.
 const PLACE: [Key; 7] = [
     0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835,
@@ -1039,6 +1115,16 @@ const BEST_FIRST: [(usize, u64); 1] = [(1, 400_000)];
 impl Adapter for Klondike {
     type Node = Node;
     type Step = Step;
+    type Packed = Packed;
+
+    fn pack(&self, node: &Node) -> Packed {
+        Packed::of(node)
+    }
+
+    fn unpacked<'a>(&self, packed: &'a Packed, out: &'a mut Node) -> &'a Node {
+        packed.unpack_into(out);
+        out
+    }
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(20_000)
@@ -1195,9 +1281,11 @@ impl Klondike {
                 seen.prefetch(canon);
                 canons.push(canon);
             }
-            if dominance && self.from_foundation {
-                // The kept answer of the child's test is read when the child is entered, after
-                // its elder siblings' subtrees: ask for its slot now, while the search goes on.
+        }
+        if dominance && self.from_foundation {
+            // The kept answer of each child's test is read when the child is entered, after
+            // its elder siblings' subtrees: ask for its slot now, while the search goes on.
+            for (_, child) in &out[first..] {
                 if let Some(key) = Self::lock_key(child) {
                     self.locks.prefetch(key);
                 }
@@ -1826,6 +1914,36 @@ mod tests {
         let found = depth_first(&game, &node, budget, &[], true, true, &mut || false);
         assert_eq!(found.verdict, Verdict::Won);
         assert_eq!(found.moves, vec![Move::cards("t1", "f4", 1)]);
+    }
+
+    /// The staged search's packed node makes the node again field for field (fingerprints,
+    /// sums, tops and covered cards included), along random walks from dealt layouts and from
+    /// positions rich in built runs, with and without rule 13's settling.
+    #[test]
+    fn a_packed_node_unpacks_to_the_same_node() {
+        let mut next = crate::testing::xorshift(0x6a09_e667_f3bc_c908_u64);
+        let mut checked = 0;
+        for draw in ["1", "3"] {
+            let mut game = Klondike::new(&options(&[("draw", draw)])).unwrap();
+            for walk in 0..60u64 {
+                game.set_search(walk % 2 == 0, false);
+                let parts = if walk % 3 == 0 { run_rich_position(&mut next) } else { dealt(walk) };
+                let mut node = game.from_parts(&parts).unwrap();
+                for _ in 0..80 {
+                    let mut out = node;
+                    out.cards[0] ^= 0x55;
+                    assert_eq!(*game.unpacked(&game.pack(&node), &mut out), node);
+                    checked += 1;
+                    let mut steps = Vec::new();
+                    game.steps(&node, walk % 4 < 2, &mut steps);
+                    if steps.is_empty() {
+                        break;
+                    }
+                    node = steps[next(steps.len() as u64) as usize].1;
+                }
+            }
+        }
+        assert!(checked >= 5000, "{checked} nodes checked");
     }
 
     /// A deal of the 52 cards shuffled by a small generator from `seed` (any layout will do).

@@ -948,6 +948,15 @@ fn blocked(node: &Node) -> (bool, i8) {
 impl Adapter for LeonisOwn {
     type Node = Node;
     type Step = Step;
+    type Packed = Node;
+
+    fn pack(&self, node: &Node) -> Node {
+        node.clone()
+    }
+
+    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
+        packed
+    }
 
     fn restart_nodes(&self) -> Option<u64> {
         self.restart_nodes

@@ -666,6 +666,15 @@ impl Napoleon {
 impl Adapter for Napoleon {
     type Node = Node;
     type Step = Step;
+    type Packed = Node;
+
+    fn pack(&self, node: &Node) -> Node {
+        node.clone()
+    }
+
+    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
+        packed
+    }
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(5_000)

@@ -49,6 +49,15 @@ pub type Child<A> = (<A as Adapter>::Step, <A as Adapter>::Node);
 pub trait Adapter {
     type Node: Clone;
     type Step: Clone;
+    /// A node as the staged search keeps it until it is expanded (see [`Adapter::pack`]).
+    type Packed;
+
+    /// The node as the staged search keeps it: an adapter whose node carries what can be made
+    /// again from the rest (Klondike's fingerprints) keeps less, since the staged search
+    /// keeps every node it reaches, and fresh memory costs the kernel's zeroing.
+    fn pack(&self, node: &Self::Node) -> Self::Packed;
+    /// The node `packed` keeps: made again in `out`, or `packed` itself when it is the node.
+    fn unpacked<'a>(&self, packed: &'a Self::Packed, out: &'a mut Self::Node) -> &'a Self::Node;
 
     /// Nodes before the first restart (None: never restart); each later run gets twice as many.
     fn restart_nodes(&self) -> Option<u64> {
@@ -702,7 +711,7 @@ pub fn depth_first_carried<A: Adapter>(
 
 /// A node reached by a staged search, with its parent's index and the step from it.
 struct Record<A: Adapter> {
-    node: A::Node,
+    node: A::Packed,
     parent: usize,
     step: Option<A::Step>,
 }
@@ -776,6 +785,7 @@ fn sort_best_first(entries: &mut [Ranked]) {
 /// position twice or through one of `forbidden` (the game's history).
 fn line<A: Adapter>(
     adapter: &A,
+    blank: &A::Node,
     records: &[Record<A>],
     last: usize,
     forbidden: &KeySet,
@@ -788,23 +798,27 @@ fn line<A: Adapter>(
         walk = records[walk].parent;
     }
     chain.reverse();
+    let nodes: Vec<A::Node> = chain
+        .iter()
+        .map(|&index| adapter.unpacked(&records[index].node, &mut blank.clone()).clone())
+        .collect();
     let mut keys = forbidden.clone();
-    keys.insert(scratch.path(adapter, &records[chain[0]].node));
+    keys.insert(scratch.path(adapter, &nodes[0]));
     let mut moves = Vec::new();
-    for pair in chain.windows(2) {
-        let (parent, child) = (&records[pair[0]], &records[pair[1]]);
-        let step = child.step.as_ref().expect("a step");
+    for (at, pair) in nodes.windows(2).enumerate() {
+        let (parent, child) = (&pair[0], &pair[1]);
+        let step = records[chain[at + 1]].step.as_ref().expect("a step");
         let mut passed = Vec::new();
-        adapter.inner_keys(&parent.node, step, &mut passed);
-        passed.push(scratch.path(adapter, &child.node));
+        adapter.inner_keys(parent, step, &mut passed);
+        passed.push(scratch.path(adapter, child));
         for key in passed {
             if !keys.insert(key) {
                 return None;
             }
         }
-        moves.extend(adapter.moves(&parent.node, step));
+        moves.extend(adapter.moves(parent, step));
     }
-    Some(adapter.tidy(&records[chain[0]].node, moves))
+    Some(adapter.tidy(&nodes[0], moves))
 }
 
 fn forbidden_keys<A: Adapter>(adapter: &A, history: &[A::Node], scratch: &mut Scratch) -> KeySet {
@@ -828,17 +842,19 @@ pub fn staged<A: Adapter>(
     }
     let mut children: Vec<Child<A>> = Vec::new();
     let mut canons: Vec<Key> = Vec::new();
+    // Where a kept node is made again to be expanded (when the adapter packs its nodes).
+    let mut unpacked = root.clone();
     // What one kept node costs: its record, and its entries in the table and the queue.
     let most_records = adapter.staged_bytes() / (std::mem::size_of::<Record<A>>() + 64);
     for &(width, stage_nodes) in adapter.staged_tries() {
         let mut records: Vec<Record<A>> =
-            vec![Record { node: root.clone(), parent: NO_PARENT, step: None }];
+            vec![Record { node: adapter.pack(root), parent: NO_PARENT, step: None }];
         let mut starts = vec![0usize];
         while !starts.is_empty() {
             let mut seen = Table::new();
             let mut queue = ScoreQueue::default();
             for (order, &start) in starts.iter().enumerate() {
-                let node = &records[start].node;
+                let node = adapter.unpacked(&records[start].node, &mut unpacked);
                 seen.insert(scratch.canonical(adapter, node), adapter.worse(node));
                 queue.push(adapter.score(node), order, start);
             }
@@ -859,12 +875,13 @@ pub fn staged<A: Adapter>(
                     return meter.result(Verdict::Unknown, STAGED_MEMORY, Vec::new());
                 }
                 expanded += 1;
-                let here = adapter.stage(&records[record].node);
+                let node = adapter.unpacked(&records[record].node, &mut unpacked);
+                let here = adapter.stage(node);
                 children.clear();
                 canons.clear();
                 // Every child's slot of the table is fetched as its key is made (the memory
                 // waits overlap).
-                adapter.keyed_steps(&records[record].node, true, &mut children, &mut canons, &seen);
+                adapter.keyed_steps(node, true, &mut children, &mut canons, &seen);
                 // (By reference: a child cut by the table is never copied again; one kept is
                 // copied once, into its record.)
                 for ((step, child), &canon) in children.iter().zip(canons.iter()) {
@@ -873,12 +890,13 @@ pub fn staged<A: Adapter>(
                     }
                     if adapter.won(child) {
                         records.push(Record {
-                            node: child.clone(),
+                            node: adapter.pack(child),
                             parent: record,
                             step: Some(step.clone()),
                         });
                         let last = records.len() - 1;
-                        if let Some(moves) = line(adapter, &records, last, &forbidden, &mut scratch)
+                        if let Some(moves) =
+                            line(adapter, root, &records, last, &forbidden, &mut scratch)
                         {
                             return meter.result(Verdict::Won, "", moves);
                         }
@@ -888,7 +906,7 @@ pub fn staged<A: Adapter>(
                         if entered.insert(canon) {
                             let score = adapter.score(child);
                             records.push(Record {
-                                node: child.clone(),
+                                node: adapter.pack(child),
                                 parent: record,
                                 step: Some(step.clone()),
                             });
@@ -913,7 +931,7 @@ pub fn staged<A: Adapter>(
                     pushed += 1;
                     let score = adapter.score(child);
                     records.push(Record {
-                        node: child.clone(),
+                        node: adapter.pack(child),
                         parent: record,
                         step: Some(step.clone()),
                     });

@@ -444,6 +444,15 @@ impl Spider {
 impl Adapter for Spider {
     type Node = Node;
     type Step = Step;
+    type Packed = Node;
+
+    fn pack(&self, node: &Node) -> Node {
+        node.clone()
+    }
+
+    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
+        packed
+    }
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(RESTART_NODES)
