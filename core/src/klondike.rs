@@ -1145,8 +1145,8 @@ impl Adapter for Klondike {
         -((node.made as u32 + self.moves_left(node) + 52 - on_foundations + node.redeals) as f64)
     }
 
-    fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) -> usize {
-        one_of_the_first(steps, canon, restart, 3)
+    fn first_step(&self, canon: Key, steps: &[Child<Self>], restart: u32) -> usize {
+        one_of_the_first(steps.len(), canon, restart, 3)
     }
 
     fn canonical(&self, node: &Node) -> Key {

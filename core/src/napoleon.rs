@@ -696,10 +696,10 @@ impl Adapter for Napoleon {
         3 << 29
     }
 
-    fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) -> usize {
+    fn first_step(&self, canon: Key, steps: &[Child<Self>], restart: u32) -> usize {
         // One of the restart + 1 most promising steps goes first (docs/solving.md, Napoleon at
         // St Helena, "Restarts").
-        one_of_the_first(steps, canon, restart, restart as usize + 1)
+        one_of_the_first(steps.len(), canon, restart, restart as usize + 1)
     }
 
     fn score(&self, node: &Node) -> f64 {

@@ -16,30 +16,16 @@ use crate::key::{Key, KeyMap, KeySet};
 use crate::moves::Move;
 use crate::table::Table;
 
-/// Move one of the first `width` steps to the front, chosen by the node's fingerprint and the
-/// run number (the Python `one_of_the_first`, with the fingerprint in place of a CRC-32).
-pub fn one_of_the_first<T>(steps: &mut [T], canon: Key, restart: u32, width: usize) -> usize {
-    if steps.len() < 2 {
+/// Which of the first `width` of `count` steps goes first, chosen by the node's fingerprint and
+/// the run number (the Python `one_of_the_first`, with the fingerprint in place of a CRC-32).
+pub fn one_of_the_first(count: usize, canon: Key, restart: u32, width: usize) -> usize {
+    if count < 2 {
         return 0;
     }
     let mut bytes = [0u8; 20];
     bytes[..16].copy_from_slice(&canon.to_le_bytes());
     bytes[16..].copy_from_slice(&restart.to_le_bytes());
-    let pick = (xxhash_rust::xxh3::xxh3_64(&bytes) % steps.len().min(width) as u64) as usize;
-    if pick > 0 {
-        // `rotate_right` swaps large steps (a Klondike child is 336 bytes) through a temporary
-        // three copies at a time: move the chosen one aside, the others up by one, once each.
-        let base = steps.as_mut_ptr();
-        // SAFETY: `pick` < `steps.len()`; the chosen step is read out, the `pick` before it are
-        // moved up one place (overlapping, so `copy`) and the chosen one written at the front,
-        // with nothing in between that could panic: every step is in the slice exactly once.
-        unsafe {
-            let chosen = std::ptr::read(base.add(pick));
-            std::ptr::copy(base, base.add(1), pick);
-            std::ptr::write(base, chosen);
-        }
-    }
-    pick
+    (xxhash_rust::xxh3::xxh3_64(&bytes) % count.min(width) as u64) as usize
 }
 
 /// A step from a node to a child, with the child.
@@ -94,10 +80,10 @@ pub trait Adapter {
     fn beam_patience(&self) -> usize {
         10
     }
-    /// Reorder `steps` for run number `restart` (1, 2, ...) by moving one of them to the front;
-    /// `canon` is the node's canonical fingerprint. Must depend only on the node, the steps and
-    /// `restart`. Returns the index of the step moved (0: none).
-    fn reorder(&self, _canon: Key, _steps: &mut Vec<Child<Self>>, _restart: u32) -> usize {
+    /// In run number `restart` (1, 2, ...), the step tried first; the others keep their order
+    /// after it. `canon` is the node's canonical fingerprint. Must depend only on the node, the
+    /// steps and `restart`.
+    fn first_step(&self, _canon: Key, _steps: &[Child<Self>], _restart: u32) -> usize {
         0
     }
     /// How promising a node looks, higher better (staged searches only).
@@ -317,6 +303,23 @@ struct Frame<A: Adapter> {
     /// recreate one of the game's positions before the search.
     by_history: bool,
     may_fall_back: bool,
+    /// The step tried first (see [`Adapter::first_step`]): the children stay where they were
+    /// made (a Klondike child is 336 bytes) and the search takes them in that order.
+    first: usize,
+}
+
+impl<A: Adapter> Frame<A> {
+    /// Where the step tried at `turn` (0, 1, ...) lies: `first`, then the others in order.
+    #[inline]
+    fn place(&self, turn: usize) -> usize {
+        if turn == 0 {
+            self.first
+        } else if turn <= self.first {
+            turn - 1
+        } else {
+            turn
+        }
+    }
 }
 
 /// The node of the frame above `below` (the frames under it): the root, or the child the top
@@ -325,7 +328,7 @@ struct Frame<A: Adapter> {
 fn node_above<'s, A: Adapter>(root: &'s A::Node, below: &'s [Frame<A>]) -> &'s A::Node {
     match below.last() {
         None => root,
-        Some(parent) => &parent.steps[parent.index - 1].1,
+        Some(parent) => &parent.steps[parent.place(parent.index - 1)].1,
     }
 }
 
@@ -344,14 +347,6 @@ impl Scratch {
     }
     fn layout<A: Adapter>(&mut self, adapter: &A, node: &A::Node) -> Key {
         adapter.layout_key(node)
-    }
-}
-
-/// Fetch every child's slot of the table at once, so that the search finds them in the cache
-/// when it tries the children one by one (the memory waits overlap).
-fn warm(seen: &Table, keys: &[Key]) {
-    for &key in keys {
-        seen.prefetch(key);
     }
 }
 
@@ -473,12 +468,7 @@ pub fn depth_first_carried<A: Adapter>(
             Some(seen) => adapter.keyed_steps(node, dominance, &mut steps, &mut canons, seen),
             None => adapter.steps(node, dominance, &mut steps),
         }
-        if restart > 0 {
-            let moved = adapter.reorder(canon, &mut steps, restart);
-            if let Some(keys) = canons.get_mut(..=moved) {
-                keys.rotate_right(1);
-            }
-        }
+        let first = if restart > 0 { adapter.first_step(canon, &steps, restart) } else { 0 };
         count_in(on_path, path);
         count_in(layouts, layout);
         stack.push(Frame {
@@ -492,6 +482,7 @@ pub fn depth_first_carried<A: Adapter>(
             dependent: false,
             by_history: false,
             may_fall_back: dominance,
+            first,
         });
     }
 
@@ -525,8 +516,11 @@ pub fn depth_first_carried<A: Adapter>(
                 if let Some(parent) = stack.last() {
                     // The parent tries its next children now: their slots, fetched when it was
                     // pushed, have left the cache while this frame's subtree was searched.
-                    let next = parent.canons.get(parent.index..).unwrap_or_default();
-                    warm(&seen, &next[..next.len().min(2)]);
+                    if table {
+                        for turn in parent.index..parent.steps.len().min(parent.index + 2) {
+                            seen.prefetch(parent.canons[parent.place(turn)]);
+                        }
+                    }
                 }
                 count_out(&mut on_path, frame.path);
                 count_out(&mut layouts, frame.layout);
@@ -551,7 +545,7 @@ pub fn depth_first_carried<A: Adapter>(
                 spare_keys.push(frame.canons);
                 continue;
             }
-            let index = frame.index;
+            let index = frame.place(frame.index);
             frame.index += 1;
             let child = &frame.steps[index].1;
             let mut canon = 0;
@@ -598,13 +592,14 @@ pub fn depth_first_carried<A: Adapter>(
                         adapter.steps(node, false, &mut frame.steps);
                     }
                     frame.index = 0;
+                    frame.first = 0;
                 }
                 continue;
             }
             if adapter.won(child) {
                 let mut moves = Vec::new();
                 for (depth, parent) in stack.iter().enumerate() {
-                    let (step, _) = &parent.steps[parent.index - 1];
+                    let (step, _) = &parent.steps[parent.place(parent.index - 1)];
                     moves.extend(adapter.moves(node_above(root, &stack[..depth]), step));
                 }
                 let mut found = meter.result(Verdict::Won, "", adapter.tidy(root, moves));

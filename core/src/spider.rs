@@ -476,13 +476,13 @@ impl Adapter for Spider {
         Some(FIRST_NODES)
     }
 
-    fn reorder(&self, canon: Key, steps: &mut Vec<Child<Self>>, restart: u32) -> usize {
+    fn first_step(&self, canon: Key, steps: &[Child<Self>], restart: u32) -> usize {
         // While the stock holds cards, one of the restart + 1 first steps (chosen by the node's
         // fingerprint and the run number) goes first; once it is empty the order stays. The
         // node has cards in its stock exactly when a step deals or a child still has some.
         let stocked = steps.iter().any(|(step, child)| step.source == DEAL || child.stock_len > 0);
         if stocked {
-            one_of_the_first(steps, canon, restart, restart as usize + 1)
+            one_of_the_first(steps.len(), canon, restart, restart as usize + 1)
         } else {
             0
         }
