@@ -41,11 +41,12 @@ test: $(STAMP) chromium rust-check
 	$(BIN)/mypy
 	$(BIN)/pytest -n auto
 
-## make rust-check: format check, clippy and unit tests of the search core
+## make rust-check: format check, clippy, unit tests and the doc links of the search core
 rust-check:
 	cd core && cargo fmt --check
 	cd core && cargo clippy --all-targets --features python -- -D warnings
 	cd core && cargo test --quiet
+	cd core && RUSTDOCFLAGS='-D warnings' cargo doc --no-deps --features python --quiet
 
 # The browser tests drive Debian's chromium (Playwright never downloads a browser): install it
 # when missing, as root. Without root and without chromium make test stops here, unless

@@ -320,7 +320,7 @@ impl Node {
 }
 
 /// One step: `pre` stock turns, a recycle and `post` more turns, then a card move (`from` is
-/// [`TURNS_ONLY`] when the last turn sent a base-rank card up and no card moves).
+/// `TURNS_ONLY` when the last turn sent a base-rank card up and no card moves).
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     from: u8,

@@ -8,7 +8,7 @@
 //! suits in order) with a bit per rank telling which pack that card is from; the card in hand;
 //! the redeals made; the standstill flag; and the deal's standstill notes, shared between nodes
 //! (each note a fingerprint of the card and piles 1-12 by face, the number of cards in those
-//! piles, and the note itself for [`Game::parts`]).
+//! piles, and the note itself for [`crate::game::Game::parts`]).
 //!
 //! Cards are the engine's numbers (0..103, `pack * 52 + suit * 13 + rank - 1`) so that the
 //! engine's state comes back card for card; everything the rules and the keys look at is the
@@ -317,7 +317,7 @@ const KEY_BYTES: usize = BODY_BYTES + 1 + 16;
 pub enum Kind {
     /// A card to a foundation: `pile`, `place` (from the bottom), `target` (0-7).
     Play,
-    /// Turn exile `place` (from the bottom; [`TOP`]: the top one).
+    /// Turn exile `place` (from the bottom; `TOP`: the top one).
     Exile,
     /// The card in hand to foundation `target`.
     Hand,
@@ -327,7 +327,7 @@ pub enum Kind {
 }
 
 /// One step: the reversals that set the meeting points `points` (the ace foundation's top per
-/// suit, or [`KEEP`]), then the move.
+/// suit, or `KEEP`), then the move.
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     kind: Kind,

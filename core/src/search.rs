@@ -95,7 +95,7 @@ pub trait Adapter {
         0
     }
     /// The transposition-table key: equal for equally winnable states (a fingerprint of the
-    /// adapter's canonical form, see [`fingerprint`]).
+    /// adapter's canonical form, see [`crate::key::fingerprint`]).
     fn canonical(&self, node: &Self::Node) -> Key;
     /// A counter that only grows along a path and never makes a state better.
     fn worse(&self, _node: &Self::Node) -> u32 {

@@ -223,8 +223,8 @@ pub struct Node {
     found_len: u8,
 }
 
-/// A step: `count` cards from pile `source` to pile `target`; a deal (`source` [`DEAL`]); or a
-/// complete suit from `source` to the next foundation (`target` [`REMOVE`]).
+/// A step: `count` cards from pile `source` to pile `target`; a deal (`source` `DEAL`); or a
+/// complete suit from `source` to the next foundation (`target` `REMOVE`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     source: u8,
