@@ -11,7 +11,7 @@ use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
-use crate::search::{Adapter, Child};
+use crate::search::{nodes_kept_whole, Adapter, Child};
 
 /// The row's pile names, left to right (`Accordion.pile_names` is `stock` and these).
 pub const ROW: [&str; 52] = [
@@ -123,15 +123,7 @@ impl Node {
 impl Adapter for Accordion {
     type Node = Node;
     type Step = Step;
-    type Packed = Node;
-
-    fn pack(&self, node: &Node) -> Node {
-        node.clone()
-    }
-
-    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
-        packed
-    }
+    nodes_kept_whole!(Node);
 
     fn canonical(&self, node: &Node) -> Key {
         // Winnability depends on the top cards alone: how many of them are dealt does not

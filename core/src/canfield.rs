@@ -16,7 +16,7 @@ use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key, KeyMap};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
-use crate::search::{Adapter, Child};
+use crate::search::{nodes_kept_whole, Adapter, Child};
 
 /// Pile names in the engine's order (`Canfield.pile_names`).
 pub const PILES: [&str; 11] =
@@ -898,15 +898,7 @@ fn shared_slot(
 impl Adapter for Canfield {
     type Node = Node;
     type Step = Step;
-    type Packed = Node;
-
-    fn pack(&self, node: &Node) -> Node {
-        node.clone()
-    }
-
-    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
-        packed
-    }
+    nodes_kept_whole!(Node);
 
     fn canonical(&self, node: &Node) -> Key {
         // Within one search the reserve is always a bottom part of the root's, so its length

@@ -253,19 +253,7 @@ impl Packed {
             cover: self.cover,
             settled: self.settled,
         };
-        out.restart();
-        for index in 0..7 {
-            // From zero fingerprints and sums, each rehash adds its pile's share.
-            out.rehash(index);
-            let pile = out.pile(index);
-            if let Some((&top, under)) = pile.split_last() {
-                let face_up = under.iter().skip(out.down[index] as usize);
-                let covered = face_up.fold(0, |mask, &card| mask | bit(card));
-                out.tops |= bit(top);
-                out.covered |= covered;
-            }
-        }
-        out.rehash_order();
+        out.derive();
     }
 }
 
@@ -385,6 +373,23 @@ impl Node {
         let olen = self.olen as usize;
         self.order.copy_within(at + 1..olen, at);
         self.olen -= 1;
+        self.rehash_order();
+    }
+    /// Make what the node keeps besides its cards from them: where each pile starts, the
+    /// fingerprints and their sums, the pile tops and covered cards (all zero before).
+    fn derive(&mut self) {
+        self.restart();
+        for index in 0..7 {
+            // From zero fingerprints and sums, each rehash adds its pile's share.
+            self.rehash(index);
+            let pile = self.pile(index);
+            if let Some((&top, under)) = pile.split_last() {
+                let face_up = under.iter().skip(self.down[index] as usize);
+                let covered = face_up.fold(0, |mask, &card| mask | bit(card));
+                self.tops |= bit(top);
+                self.covered |= covered;
+            }
+        }
         self.rehash_order();
     }
     fn rehash_order(&mut self) {
@@ -1680,15 +1685,6 @@ impl Klondike {
             node.len[index] = pile.len() as u8;
             node.down[index] = down as u8;
         }
-        for index in 0..7 {
-            node.refresh(index);
-            let pile = node.pile(index);
-            let under_top = pile.len().saturating_sub(1);
-            let covered = pile[..under_top].iter().skip(node.down[index] as usize);
-            let top = pile.last().map_or(0, |&top| bit(top));
-            node.covered |= covered.fold(0, |mask, &card| mask | bit(card));
-            node.tops |= top;
-        }
         for index in 0..4 {
             let pile = &parts.piles[F0 as usize + index];
             let mut previous: Option<u8> = None;
@@ -1711,7 +1707,7 @@ impl Klondike {
         }
         node.w = waste.len() as u8;
         node.olen = (waste.len() + stock.len()) as u8;
-        node.rehash_order();
+        node.derive();
         let redeals = parts.extra.first().copied().unwrap_or(0);
         if redeals < 0 || redeals > u32::MAX as i64 / 2 {
             return Err(format!("redeals must be a whole number of 0 or more, not {redeals}"));

@@ -20,7 +20,7 @@ use crate::game::game_from_inherent;
 use crate::key::{fingerprint, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
-use crate::search::{one_of_the_first, Adapter, Child};
+use crate::search::{nodes_kept_whole, one_of_the_first, Adapter, Child};
 
 /// Pile names in the engine's order (`LeonisOwn.pile_names`).
 pub const PILES: [&str; 23] = [
@@ -948,15 +948,7 @@ fn blocked(node: &Node) -> (bool, i8) {
 impl Adapter for LeonisOwn {
     type Node = Node;
     type Step = Step;
-    type Packed = Node;
-
-    fn pack(&self, node: &Node) -> Node {
-        node.clone()
-    }
-
-    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
-        packed
-    }
+    nodes_kept_whole!(Node);
 
     fn restart_nodes(&self) -> Option<u64> {
         self.restart_nodes

@@ -14,7 +14,7 @@ use crate::game::game_from_inherent;
 use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{Move, Parts};
 use crate::options::Options;
-use crate::search::{one_of_the_first, Adapter, Child};
+use crate::search::{nodes_kept_whole, one_of_the_first, Adapter, Child};
 
 /// The engine's piles in order (`Napoleon.pile_names`).
 pub const PILES: [&str; 20] = [
@@ -666,15 +666,7 @@ impl Napoleon {
 impl Adapter for Napoleon {
     type Node = Node;
     type Step = Step;
-    type Packed = Node;
-
-    fn pack(&self, node: &Node) -> Node {
-        node.clone()
-    }
-
-    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
-        packed
-    }
+    nodes_kept_whole!(Node);
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(5_000)

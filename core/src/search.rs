@@ -28,6 +28,24 @@ pub fn one_of_the_first(count: usize, canon: Key, restart: u32, width: usize) ->
     (xxhash_rust::xxh3::xxh3_64(&bytes) % count.min(width) as u64) as usize
 }
 
+/// The packing of an adapter that keeps its nodes whole in the staged search (inside its
+/// `impl Adapter`; `$node` is its node type): [`Adapter::pack`] clones, [`Adapter::unpacked`]
+/// hands the kept node back.
+macro_rules! nodes_kept_whole {
+    ($node:ty) => {
+        type Packed = $node;
+
+        fn pack(&self, node: &$node) -> $node {
+            node.clone()
+        }
+
+        fn unpacked<'a>(&self, packed: &'a $node, _out: &'a mut $node) -> &'a $node {
+            packed
+        }
+    };
+}
+pub(crate) use nodes_kept_whole;
+
 /// A step from a node to a child, with the child.
 pub type Child<A> = (<A as Adapter>::Step, <A as Adapter>::Node);
 

@@ -16,7 +16,7 @@ use crate::game::game_from_inherent;
 use crate::key::{fingerprint, fingerprint_words, Key};
 use crate::moves::{card_text, Arg, Move, Parts};
 use crate::options::Options;
-use crate::search::{one_of_the_first, Adapter, Child};
+use crate::search::{nodes_kept_whole, one_of_the_first, Adapter, Child};
 
 /// Pile names in the engine's order (`Spider.pile_names`).
 pub const PILES: [&str; 19] = [
@@ -444,15 +444,7 @@ impl Spider {
 impl Adapter for Spider {
     type Node = Node;
     type Step = Step;
-    type Packed = Node;
-
-    fn pack(&self, node: &Node) -> Node {
-        node.clone()
-    }
-
-    fn unpacked<'a>(&self, packed: &'a Node, _out: &'a mut Node) -> &'a Node {
-        packed
-    }
+    nodes_kept_whole!(Node);
 
     fn restart_nodes(&self) -> Option<u64> {
         Some(RESTART_NODES)
