@@ -43,6 +43,7 @@ import patience
 from patience import Game, IllegalMove, Move
 from patience.cards import packs
 from patience.deals import MAX_DEAL
+from patience.engine import Rules
 from patience.options import Option
 
 MAX_MOVES = 120
@@ -540,3 +541,46 @@ def test_actions_are_a_fixed_space_over_random_play(
         game.pop()
         assert game.position() == before
         game.redo()
+
+
+# The games that answer is_candidate their own way (the others list their candidates).
+OWN_CANDIDATE_TEST = [
+    name for name in GAME_NAMES if patience.GAMES[name].is_candidate is not Rules.is_candidate
+]
+
+
+@pytest.mark.parametrize("name", OWN_CANDIDATE_TEST)
+@given(
+    deal=st.integers(0, MAX_DEAL),
+    rng=st.randoms(use_true_random=False),
+    moves=st.integers(0, MAX_MOVES),
+    data=st.data(),
+)
+def test_is_candidate_agrees_with_the_candidate_list(
+    name: str, deal: int, rng: random.Random, moves: int, data: st.DataObject
+) -> None:
+    """``Rules.is_candidate`` (a replay's test of one move) answers as ``candidate_moves``
+    does, for the candidates, moves of the action space, and near misses of both."""
+    options = data.draw(game_options(name), label="options")
+    game = patience.new(name, deal=deal, **options)
+    rules = game.rules
+    space = list(rules.action_moves())
+    actions = {"stock", "recycle", "flip", "nonsense"}
+    for _ in range(moves):
+        listed = rules.candidate_moves(game.state)
+        actions.update(move.action for move in listed if move.action)
+        near = [
+            Move.cards(str(move.source), str(move.target), move.count + change)
+            for move in listed
+            if not move.is_action
+            for change in (-1, 1)
+            if move.count + change >= 1
+        ]
+        near += [candidate_moves(game, rng, actions) for _ in range(5)]
+        asked = listed + near + rng.sample(space, min(len(space), 40))
+        for move in asked:
+            assert rules.is_candidate(game.state, move) == (move in listed), move
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(rng.choice(legal))

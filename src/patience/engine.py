@@ -432,6 +432,12 @@ class Rules(abc.ABC, Generic[S]):
         """Every move the rules allow in ``state``, before the no-repetition rule, in a fixed
         order."""
 
+    def is_candidate(self, state: S, move: Move) -> bool:
+        """True when ``move`` is among :meth:`candidate_moves` of ``state``. A game may answer
+        without listing every move (a replay asks this once a move); tests hold the two to
+        the same answer."""
+        return move in self.candidate_moves(state)
+
     @abc.abstractmethod
     def apply(self, state: S, move: Move) -> tuple[S, list[Move]]:
         """The state after ``move`` and its forced moves; ``state`` itself is not changed.
@@ -1169,7 +1175,7 @@ class Game:
         lists every move to say why)."""
         if self._resigned or self.rules.finished(self.state) is not None:
             return None
-        if not any(candidate == move for candidate in self.rules.candidate_moves(self.state)):
+        if not self.rules.is_candidate(self.state, move):
             return None
         return self._successor(move)
 

@@ -139,6 +139,41 @@ class Klondike(PileMoveRules[KlondikeState]):
             moves.append(Move.act("recycle"))
         return moves
 
+    def is_candidate(self, state: KlondikeState, move: Move) -> bool:
+        # The one move asked about, by the tests of candidate_moves (a replay of a solver's
+        # win of a few hundred moves asks this at every move).
+        piles = state.piles
+        source, target = move.source, move.target
+        if move.is_action:
+            if move.action == "stock":
+                return bool(piles["stock"]) and move == Move.act("stock")
+            return (
+                not piles["stock"]
+                and bool(piles["waste"])
+                and self.passes_left(state)
+                and move == Move.act("recycle")
+            )
+        if target in FOUNDATIONS:
+            return (
+                (source == "waste" or source in TABLEAU)
+                and state.up_count(str(source)) > 0
+                and fits_foundation_up(piles[str(source)][-1], piles[target])
+                and move == Move.cards(str(source), target)
+            )
+        if target not in TABLEAU or source == target:
+            return False
+        if source in TABLEAU:
+            run = alternating_run_length(state.face_up(source))
+            count = self._fitting_count(piles[source], run, piles[target])
+            return count > 0 and move == Move.cards(source, target, count)
+        from_foundation = bool(self.options["from_foundation"]) and source in FOUNDATIONS
+        return (
+            (source == "waste" or from_foundation)
+            and bool(piles[str(source)])
+            and self._fitting_count(piles[str(source)], 1, piles[target]) > 0
+            and move == Move.cards(str(source), target)
+        )
+
     @staticmethod
     def _fitting_count(source: list[Card], run: int, target: list[Card]) -> int:
         """How many of the top ``run`` cards of ``source`` move onto ``target`` (0: none)."""
