@@ -640,3 +640,17 @@ def test_an_empty_stock_points_to_recycle_only_when_the_game_allows_it() -> None
         game.push("stock")
     assert refused.value.reason == "the stock is empty: turn the waste over with recycle"
     game.push("recycle")
+
+
+def test_a_move_pushed_before_the_legal_moves_are_listed_is_refused_all_the_same(
+    make_klondike: Make,
+) -> None:
+    # A fresh game has listed nothing: a Move pushed is checked alone (Rules.is_candidate),
+    # as a replay of a solver's win does it (text is read against the listed moves; a move
+    # refused lists them, so each move is tried on a fresh game).
+    with pytest.raises(IllegalMove, match=r"pass"):
+        make_klondike({"t1": "2c", "f1": "Ac"}, rest="waste", passes=1).push(Move.act("recycle"))
+    piles = {"t1": "Qd | 6s 5h", "t2": "6c"}
+    with pytest.raises(IllegalMove, match=r"6s cannot go on 6c"):
+        make_klondike(piles, rest="stock").push(Move.cards("t1", "t2", 2))
+    assert make_klondike(piles, rest="stock").push(Move.cards("t1", "t2")) == []

@@ -703,3 +703,19 @@ def test_random_play_keeps_every_card_and_the_cached_faces(options: dict[str, ob
             for name in TABLEAU:
                 cards = state.piles[name]
                 assert not cards or state.down[name] < len(cards)
+
+
+def test_a_move_pushed_before_the_legal_moves_are_listed_is_refused_all_the_same() -> None:
+    # A fresh game has listed nothing: a Move pushed is checked alone (Rules.is_candidate),
+    # as a replay of a solver's win does it (text is read against the listed moves; a move
+    # refused lists them, so each move is tried on a fresh game).
+    piles = {"t1": "Kc 8h 7c 6h 5h 4h", "t2": "5s", "t3": "9d"}
+    refused: dict[Move, str | None] = {
+        Move.act("stock"): r"no pile is empty",
+        Move.cards("t1", "t2", 2): None,
+        Move.cards("t1", "t3", 5): None,  # the 8h that 9d takes lies under the 7c
+    }
+    for move, reason in refused.items():
+        with pytest.raises(IllegalMove, match=reason):
+            make(piles).push(move)
+    assert make(piles).push(Move.cards("t1", "t2")) == []

@@ -218,6 +218,31 @@ class Spider(PileMoveRules[SpiderState]):
             moves.append(Move.act("stock"))
         return moves
 
+    def is_candidate(self, state: SpiderState, move: Move) -> bool:
+        # The one move asked about, by the tests of candidate_moves (a replay of a solver's
+        # win of a thousand moves asks this at every move).
+        piles = state.piles
+        if move.is_action:
+            return bool(piles["stock"]) and self._deal_allowed(state) and move == Move.act("stock")
+        source, target = str(move.source), str(move.target)
+        if source not in TABLEAU:
+            return False
+        cards = piles[source]
+        run = suit_run_length(cards, len(cards) - state.down[source])
+        if target in FOUNDATIONS:
+            return (
+                not self.auto_remove
+                and target == self.next_foundation(state)
+                and run >= SUIT_LENGTH
+                and RANK_OF[cards[-1]] == 1
+                and move == Move.cards(source, target, SUIT_LENGTH)
+            )
+        if target not in TABLEAU or target == source or not run:
+            return False
+        onto = piles[target]
+        count = RANK_OF[onto[-1]] - RANK_OF[cards[-1]] if onto else move.count
+        return 1 <= count <= run and move == Move.cards(source, target, count)
+
     def next_foundation(self, state: SpiderState) -> str | None:
         """The foundation the next removed suit goes to, or None when all eight are full."""
         for name in FOUNDATIONS:
