@@ -26,6 +26,8 @@ register_action(*ACTIONS)
 
 #: How far to the left a pile may move: onto its neighbour or onto the third pile to its left.
 REACHES = (1, 3)
+#: Each pile's place in the row, from 1.
+PLACE_IN_ROW = {name: place for place, name in enumerate(ROW, start=1)}
 #: A game ending with this many piles or fewer is the traditional "moral" win (RULES.md).
 MORAL_WIN_PILES = 5
 
@@ -125,6 +127,21 @@ class Accordion(Rules[State]):
         if piles["stock"]:
             moves.append(Move.act("deal"))
         return moves
+
+    def is_candidate(self, state: State, move: Move) -> bool:
+        # The one move asked about, by the tests of candidate_moves (a replay of a solver's
+        # win asks this at every move).
+        piles = state.piles
+        if move.is_action:
+            return bool(piles["stock"]) and move == Move.act("deal")
+        source = PLACE_IN_ROW.get(str(move.source), 0)
+        target = PLACE_IN_ROW.get(str(move.target), 0)
+        if source - target not in REACHES or target < 1 or source > row_length(state):
+            return False
+        cards = piles[ROW[source - 1]]
+        return matches(cards[-1], piles[ROW[target - 1]][-1]) and move == Move.cards(
+            ROW[source - 1], ROW[target - 1], len(cards)
+        )
 
     def action_moves(self) -> list[Move]:
         """The action space (docs/notation.md, "Action numbers"): pile ``tN`` onto its

@@ -42,6 +42,8 @@ STOCK_SIZE = 52 - RESERVE_SIZE - 1 - len(TABLEAU)
 
 #: Where a card may be available to go up as a base card, in the order the forced moves look.
 AVAILABLE_SOURCES = ("reserve", *TABLEAU, "waste")
+#: The piles whose top card may go to a foundation.
+FOUNDATION_SOURCES = ("reserve", "waste", *TABLEAU)
 
 MOVE_PILE, MOVE_TOP, MOVE_BOTH = "pile", "top", "both"
 SPACES_STOCK_OR_WASTE, SPACES_WASTE = "stock-or-waste", "waste"
@@ -208,7 +210,7 @@ class Canfield(PileMoveRules[CanfieldState]):
         piles = state.piles
         base = self.base_rank(state)
         # To the foundations first: the top card of the reserve, the waste or a tableau pile.
-        for source in ("reserve", "waste", *TABLEAU):
+        for source in FOUNDATION_SOURCES:
             if piles[source]:
                 card = piles[source][-1]
                 for target in FOUNDATIONS:
@@ -255,6 +257,58 @@ class Canfield(PileMoveRules[CanfieldState]):
         elif piles["waste"] and self.passes_left(state):
             moves.append(Move.act("recycle"))
         return moves
+
+    def is_candidate(self, state: CanfieldState, move: Move) -> bool:
+        # The one move asked about, by the tests of candidate_moves (a replay of a solver's
+        # win asks this at every move).
+        piles = state.piles
+        if move.is_action:
+            if move.action == "stock":
+                return bool(piles["stock"]) and move == Move.act("stock")
+            return (
+                not piles["stock"]
+                and bool(piles["waste"])
+                and self.passes_left(state)
+                and move == Move.act("recycle")
+            )
+        source, target = str(move.source), str(move.target)
+        if source not in piles or target not in piles or not piles[source]:
+            return False
+        card = piles[source][-1]
+        if target in FOUNDATIONS:
+            return (
+                source in FOUNDATION_SOURCES
+                and bool(piles[target])
+                and fits_foundation_round(card, piles[target], self.base_rank(state))
+                and move == Move.cards(source, target)
+            )
+        if target not in TABLEAU or target == source:
+            return False
+        if not piles[target]:
+            # A space, once the reserve is empty: from the waste, or the stock's top card.
+            space_sources = ["waste"]
+            if self.options["spaces"] == SPACES_STOCK_OR_WASTE:
+                space_sources.append("stock")
+            return (
+                not piles["reserve"]
+                and source in space_sources
+                and move == Move.cards(source, target)
+            )
+        onto = piles[target][-1]
+        if source in TABLEAU:
+            size = len(piles[source])
+            mode = self.options["move"]
+            counts = [size] if mode == MOVE_PILE else [1] if mode == MOVE_TOP else [size, 1]
+            return (
+                move.count in counts
+                and builds_down_round(piles[source][-move.count], onto)
+                and move == Move.cards(source, target, move.count)
+            )
+        return (
+            source in ("reserve", "waste")
+            and builds_down_round(card, onto)
+            and move == Move.cards(source, target)
+        )
 
     def action_moves(self) -> list[Move]:
         """The action space (docs/notation.md, "Action numbers"): to the foundations, between
