@@ -27,6 +27,7 @@ from .common import (
     check_recycle,
     numbered,
     recycle_waste,
+    stock_move,
     turn_stock,
     unknown_action,
 )
@@ -252,10 +253,9 @@ class Canfield(PileMoveRules[CanfieldState]):
                     for target in TABLEAU:
                         if not piles[target]:
                             moves.append(Move.cards(source, target))
-        if piles["stock"]:
-            moves.append(Move.act("stock"))
-        elif piles["waste"] and self.passes_left(state):
-            moves.append(Move.act("recycle"))
+        stock = stock_move(state, self.passes_left(state))
+        if stock is not None:
+            moves.append(stock)
         return moves
 
     def is_candidate(self, state: CanfieldState, move: Move) -> bool:
@@ -263,14 +263,7 @@ class Canfield(PileMoveRules[CanfieldState]):
         # win asks this at every move).
         piles = state.piles
         if move.is_action:
-            if move.action == "stock":
-                return bool(piles["stock"]) and move == Move.act("stock")
-            return (
-                not piles["stock"]
-                and bool(piles["waste"])
-                and self.passes_left(state)
-                and move == Move.act("recycle")
-            )
+            return move == stock_move(state, self.passes_left(state))
         source, target = str(move.source), str(move.target)
         if source not in piles or target not in piles or not piles[source]:
             return False

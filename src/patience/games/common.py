@@ -70,6 +70,17 @@ def turn_stock(state: State, count: int, stock: str = "stock", waste: str = "was
     state.down[stock] = len(state.piles[stock])
 
 
+def stock_move(state: State, passes_left: bool) -> Move | None:
+    """The stock's move now, in a game whose waste may be turned over as a new stock:
+    ``stock`` while the stock holds cards; once it is empty, ``recycle`` when the waste holds
+    cards and a pass is left (``passes_left``); else None."""
+    if state.piles["stock"]:
+        return Move.act("stock")
+    if state.piles["waste"] and passes_left:
+        return Move.act("recycle")
+    return None
+
+
 def recycle_waste(state: State, stock: str = "stock", waste: str = "waste") -> None:
     """Turn the waste over, face down, as the new stock: the waste's bottom card becomes the
     stock's top card."""

@@ -26,6 +26,7 @@ from .common import (
     fitting_run_count,
     numbered,
     recycle_waste,
+    stock_move,
     turn_stock,
     unknown_action,
 )
@@ -133,10 +134,9 @@ class Klondike(PileMoveRules[KlondikeState]):
                 for target in TABLEAU:
                     if self._fitting_count(piles[source], 1, piles[target]):
                         moves.append(Move.cards(source, target))
-        if piles["stock"]:
-            moves.append(Move.act("stock"))
-        elif piles["waste"] and self.passes_left(state):
-            moves.append(Move.act("recycle"))
+        stock = stock_move(state, self.passes_left(state))
+        if stock is not None:
+            moves.append(stock)
         return moves
 
     def is_candidate(self, state: KlondikeState, move: Move) -> bool:
@@ -145,14 +145,7 @@ class Klondike(PileMoveRules[KlondikeState]):
         piles = state.piles
         source, target = move.source, move.target
         if move.is_action:
-            if move.action == "stock":
-                return bool(piles["stock"]) and move == Move.act("stock")
-            return (
-                not piles["stock"]
-                and bool(piles["waste"])
-                and self.passes_left(state)
-                and move == Move.act("recycle")
-            )
+            return move == stock_move(state, self.passes_left(state))
         if target in FOUNDATIONS:
             return (
                 (source == "waste" or source in TABLEAU)
