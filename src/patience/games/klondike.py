@@ -142,16 +142,16 @@ class Klondike(PileMoveRules[KlondikeState]):
     def is_candidate(self, state: KlondikeState, move: Move) -> bool:
         # The one move asked about, by the tests of candidate_moves (a replay of a solver's
         # win of a few hundred moves asks this at every move).
-        piles = state.piles
-        source, target = move.source, move.target
         if move.is_action:
             return move == stock_move(state, self.passes_left(state))
+        piles = state.piles
+        source, target = str(move.source), str(move.target)
         if target in FOUNDATIONS:
             return (
                 (source == "waste" or source in TABLEAU)
-                and state.up_count(str(source)) > 0
-                and fits_foundation_up(piles[str(source)][-1], piles[target])
-                and move == Move.cards(str(source), target)
+                and state.up_count(source) > 0
+                and fits_foundation_up(piles[source][-1], piles[target])
+                and move == Move.cards(source, target)
             )
         if target not in TABLEAU or source == target:
             return False
@@ -162,9 +162,9 @@ class Klondike(PileMoveRules[KlondikeState]):
         from_foundation = bool(self.options["from_foundation"]) and source in FOUNDATIONS
         return (
             (source == "waste" or from_foundation)
-            and bool(piles[str(source)])
-            and self._fitting_count(piles[str(source)], 1, piles[target]) > 0
-            and move == Move.cards(str(source), target)
+            and bool(piles[source])
+            and self._fitting_count(piles[source], 1, piles[target]) > 0
+            and move == Move.cards(source, target)
         )
 
     @staticmethod
