@@ -160,6 +160,22 @@ pub trait Adapter {
         }
     }
 
+    /// Whether the depth-first search keeps only the steps of the nodes on its path (with their
+    /// children's keys) and makes a child again, with [`Adapter::child_into`], when it enters
+    /// it. For games whose nodes are large and whose paths are deep (Spider's first run dives
+    /// thousands of levels, each node's thirty children 12 KiB): every child is still made
+    /// once to be keyed, in memory the next node reuses, and the one in four the table lets
+    /// through is made again, where keeping them all would fill fresh memory level after
+    /// level. The same search, node for node.
+    fn children_on_entry(&self) -> bool {
+        false
+    }
+    /// The child `step` makes of `node`, written into `out` (called only when
+    /// [`Adapter::children_on_entry`] is true; `out` holds some other node of the game).
+    fn child_into(&self, _node: &Self::Node, _step: &Self::Step, _out: &mut Self::Node) {
+        unreachable!("children are made on entry only by adapters that say so")
+    }
+
     /// With restarts: when the depth-first search's table reaches its bound, empty it and start
     /// the next run at once instead of giving up (the losses it held are proved again when
     /// needed).
@@ -306,13 +322,19 @@ impl<'a> Meter<'a> {
 }
 
 /// A node on the depth-first path. Its node is not stored here but read where it already is: the
-/// root, or the step of the frame below that led to it (a node is copied once, when made).
+/// root, or the child of the frame below that led to it (a node is copied once, when made, or
+/// twice when the adapter's children are made on entry).
 struct Frame<A: Adapter> {
     canon: Key,
     old: Option<u32>,
     path: Key,
     layout: Key,
+    /// The steps with their children (empty when the children are made on entry).
     steps: Vec<Child<A>>,
+    /// With [`Adapter::children_on_entry`]: the steps, each with its child's
+    /// [`Adapter::worse`], and the child being tried.
+    bare: Vec<(A::Step, u32)>,
+    entered: Option<A::Node>,
     /// The children's canonical keys (with the table on), computed when the steps are.
     canons: Vec<Key>,
     index: usize,
@@ -327,6 +349,26 @@ struct Frame<A: Adapter> {
 }
 
 impl<A: Adapter> Frame<A> {
+    fn len(&self) -> usize {
+        self.steps.len() + self.bare.len()
+    }
+
+    fn step(&self, index: usize) -> &A::Step {
+        match self.steps.get(index) {
+            Some((step, _)) => step,
+            None => &self.bare[index].0,
+        }
+    }
+
+    /// The child being tried (the last step taken).
+    #[inline]
+    fn tried(&self) -> &A::Node {
+        match &self.entered {
+            Some(child) => child,
+            None => &self.steps[self.place(self.index - 1)].1,
+        }
+    }
+
     /// Where the step tried at `turn` (0, 1, ...) lies: `first`, then the others in order.
     #[inline]
     fn place(&self, turn: usize) -> usize {
@@ -340,13 +382,78 @@ impl<A: Adapter> Frame<A> {
     }
 }
 
+/// The lists of frames gone, kept for the frames to come (a frame's lists are reused, not
+/// allocated again).
+struct Spare<A: Adapter> {
+    steps: Vec<Vec<Child<A>>>,
+    keys: Vec<Vec<Key>>,
+    bare: Vec<Vec<(A::Step, u32)>>,
+}
+
+impl<A: Adapter> Default for Spare<A> {
+    fn default() -> Self {
+        Spare { steps: Vec::new(), keys: Vec::new(), bare: Vec::new() }
+    }
+}
+
+impl<A: Adapter> Spare<A> {
+    fn keep(&mut self, frame: Frame<A>) {
+        self.steps.push(frame.steps);
+        self.keys.push(frame.canons);
+        self.bare.push(frame.bare);
+    }
+}
+
+/// Make the steps of `node` into a frame's lists (emptied first): with their children in
+/// `steps`, or, when the adapter makes its children on entry, made in `made` and moved to
+/// `bare` without them. Each child's key goes to `canons` when `seen` is given. Returns the
+/// step to try first (see [`Adapter::first_step`]; 0 in the first run).
+#[allow(clippy::too_many_arguments)]
+fn make_steps<A: Adapter>(
+    adapter: &A,
+    node: &A::Node,
+    dominance: bool,
+    seen: Option<&Table>,
+    steps: &mut Vec<Child<A>>,
+    canons: &mut Vec<Key>,
+    bare: &mut Vec<(A::Step, u32)>,
+    made: &mut Vec<Child<A>>,
+    first_of: Option<(Key, u32)>,
+) -> usize {
+    steps.clear();
+    canons.clear();
+    bare.clear();
+    let on_entry = adapter.children_on_entry();
+    let out = if on_entry {
+        made.clear();
+        made
+    } else {
+        steps
+    };
+    match seen {
+        Some(seen) => adapter.keyed_steps(node, dominance, out, canons, seen),
+        None => adapter.steps(node, dominance, out),
+    }
+    let first = match first_of {
+        Some((canon, restart)) if restart > 0 => adapter.first_step(canon, out, restart),
+        _ => 0,
+    };
+    if on_entry {
+        bare.extend(out.drain(..).map(|(step, child)| {
+            let worse = adapter.worse(&child);
+            (step, worse)
+        }));
+    }
+    first
+}
+
 /// The node of the frame above `below` (the frames under it): the root, or the child the top
 /// frame of `below` is trying.
 #[inline]
 fn node_above<'s, A: Adapter>(root: &'s A::Node, below: &'s [Frame<A>]) -> &'s A::Node {
     match below.last() {
         None => root,
-        Some(parent) => &parent.steps[parent.place(parent.index - 1)].1,
+        Some(parent) => parent.tried(),
     }
 }
 
@@ -437,8 +544,9 @@ pub fn depth_first_carried<A: Adapter>(
     }
     let mut seen = Table::new();
     let mut stack: Vec<Frame<A>> = Vec::new();
-    let mut spare: Vec<Vec<Child<A>>> = Vec::new();
-    let mut spare_keys: Vec<Vec<Key>> = Vec::new();
+    let mut spare: Spare<A> = Spare::default();
+    // Where the children of a node made on entry are made to be keyed.
+    let mut made: Vec<Child<A>> = Vec::new();
     let mut largest = 0usize;
 
     let mut restart: u32 = 0;
@@ -464,8 +572,8 @@ pub fn depth_first_carried<A: Adapter>(
         adapter: &A,
         root: &A::Node,
         stack: &mut Vec<Frame<A>>,
-        spare: &mut Vec<Vec<Child<A>>>,
-        spare_keys: &mut Vec<Vec<Key>>,
+        spare: &mut Spare<A>,
+        made: &mut Vec<Child<A>>,
         seen: Option<&Table>,
         scratch: &mut Scratch,
         on_path: &mut KeyMap<u32>,
@@ -478,15 +586,20 @@ pub fn depth_first_carried<A: Adapter>(
     ) {
         let node = node_above(root, stack);
         let layout = scratch.layout(adapter, node);
-        let mut steps = spare.pop().unwrap_or_default();
-        steps.clear();
-        let mut canons = spare_keys.pop().unwrap_or_default();
-        canons.clear();
-        match seen {
-            Some(seen) => adapter.keyed_steps(node, dominance, &mut steps, &mut canons, seen),
-            None => adapter.steps(node, dominance, &mut steps),
-        }
-        let first = if restart > 0 { adapter.first_step(canon, &steps, restart) } else { 0 };
+        let mut steps = spare.steps.pop().unwrap_or_default();
+        let mut canons = spare.keys.pop().unwrap_or_default();
+        let mut bare = spare.bare.pop().unwrap_or_default();
+        let first = make_steps(
+            adapter,
+            node,
+            dominance,
+            seen,
+            &mut steps,
+            &mut canons,
+            &mut bare,
+            made,
+            Some((canon, restart)),
+        );
         count_in(on_path, path);
         count_in(layouts, layout);
         stack.push(Frame {
@@ -495,6 +608,8 @@ pub fn depth_first_carried<A: Adapter>(
             path,
             layout,
             steps,
+            bare,
+            entered: None,
             canons,
             index: 0,
             dependent: false,
@@ -513,7 +628,7 @@ pub fn depth_first_carried<A: Adapter>(
             root,
             &mut stack,
             &mut spare,
-            &mut spare_keys,
+            &mut made,
             table.then_some(&seen),
             &mut scratch,
             &mut on_path,
@@ -527,7 +642,7 @@ pub fn depth_first_carried<A: Adapter>(
         let mut restarted = false;
         let mut root_by_history = false;
         while let Some((frame, below)) = stack.split_last_mut() {
-            if frame.index >= frame.steps.len() {
+            if frame.index >= frame.len() {
                 // Every step failed: the node is lost. Keep it in the table only if that did
                 // not depend on the path.
                 let frame = stack.pop().expect("a frame");
@@ -535,7 +650,7 @@ pub fn depth_first_carried<A: Adapter>(
                     // The parent tries its next children now: their slots, fetched when it was
                     // pushed, have left the cache while this frame's subtree was searched.
                     if table {
-                        for turn in parent.index..parent.steps.len().min(parent.index + 2) {
+                        for turn in parent.index..parent.len().min(parent.index + 2) {
                             seen.prefetch(parent.canons[parent.place(turn)]);
                         }
                     }
@@ -559,16 +674,17 @@ pub fn depth_first_carried<A: Adapter>(
                         };
                     }
                 }
-                spare.push(frame.steps);
-                spare_keys.push(frame.canons);
+                spare.keep(frame);
                 continue;
             }
             let index = frame.place(frame.index);
             frame.index += 1;
-            let child = &frame.steps[index].1;
+            let worse = match frame.steps.get(index) {
+                Some((_, child)) => adapter.worse(child),
+                None => frame.bare[index].1,
+            };
             let mut canon = 0;
             let mut old = None;
-            let worse = adapter.worse(child);
             if table {
                 canon = frame.canons[index];
                 old = seen.get(canon);
@@ -578,13 +694,19 @@ pub fn depth_first_carried<A: Adapter>(
                     }
                 }
             }
+            if let Some((step, _)) = frame.bare.get(index) {
+                let node = node_above(root, below);
+                let child = frame.entered.get_or_insert_with(|| node.clone());
+                adapter.child_into(node, step, child);
+            }
+            let child = frame.tried();
             let child_path = scratch.path(adapter, child);
             let mut refused = on_path.contains_key(&child_path);
             let mut by_history = refused && before_root.contains_key(&child_path);
             if !refused && layouts.get(&frame.layout).copied().unwrap_or(0) > 1 {
                 scratch.inner.clear();
                 let node = node_above(root, below);
-                adapter.inner_keys(node, &frame.steps[index].0, &mut scratch.inner);
+                adapter.inner_keys(node, frame.step(index), &mut scratch.inner);
                 refused = scratch.inner.iter().any(|key| on_path.contains_key(key));
                 by_history =
                     refused && scratch.inner.iter().any(|key| before_root.contains_key(key));
@@ -592,23 +714,20 @@ pub fn depth_first_carried<A: Adapter>(
             if refused {
                 frame.dependent = true;
                 frame.by_history |= by_history;
-                if frame.may_fall_back && frame.steps.len() == 1 {
+                if frame.may_fall_back && frame.len() == 1 {
                     // The one safe step is refused: fall back to every step.
                     frame.may_fall_back = false;
-                    frame.steps.clear();
-                    frame.canons.clear();
-                    let node = node_above(root, below);
-                    if table {
-                        adapter.keyed_steps(
-                            node,
-                            false,
-                            &mut frame.steps,
-                            &mut frame.canons,
-                            &seen,
-                        );
-                    } else {
-                        adapter.steps(node, false, &mut frame.steps);
-                    }
+                    make_steps(
+                        adapter,
+                        node_above(root, below),
+                        false,
+                        table.then_some(&seen),
+                        &mut frame.steps,
+                        &mut frame.canons,
+                        &mut frame.bare,
+                        &mut made,
+                        None,
+                    );
                     frame.index = 0;
                     frame.first = 0;
                 }
@@ -617,7 +736,7 @@ pub fn depth_first_carried<A: Adapter>(
             if adapter.won(child) {
                 let mut moves = Vec::new();
                 for (depth, parent) in stack.iter().enumerate() {
-                    let (step, _) = &parent.steps[parent.place(parent.index - 1)];
+                    let step = parent.step(parent.place(parent.index - 1));
                     moves.extend(adapter.moves(node_above(root, &stack[..depth]), step));
                 }
                 let mut found = meter.result(Verdict::Won, "", adapter.tidy(root, moves));
@@ -652,8 +771,7 @@ pub fn depth_first_carried<A: Adapter>(
                             None => seen.remove(frame.canon),
                             Some(old) => seen.insert(frame.canon, old),
                         };
-                        spare.push(frame.steps);
-                        spare_keys.push(frame.canons);
+                        spare.keep(frame);
                     }
                     restart += 1;
                     run_nodes = Some(run * 2);
@@ -672,8 +790,7 @@ pub fn depth_first_carried<A: Adapter>(
                     while let Some(frame) = stack.pop() {
                         count_out(&mut on_path, frame.path);
                         count_out(&mut layouts, frame.layout);
-                        spare.push(frame.steps);
-                        spare_keys.push(frame.canons);
+                        spare.keep(frame);
                     }
                     largest = largest.max(seen.len());
                     seen = Table::new();
@@ -697,7 +814,7 @@ pub fn depth_first_carried<A: Adapter>(
                 root,
                 &mut stack,
                 &mut spare,
-                &mut spare_keys,
+                &mut made,
                 table.then_some(&seen),
                 &mut scratch,
                 &mut on_path,

@@ -172,6 +172,9 @@ pub struct Spider {
     pub auto_remove: bool,
     /// Suits in the packs: 1, 2 or 4.
     pub suits: u8,
+    /// The depth-first search keeps every child on its path instead of making the children
+    /// on entry (for the test that compares the two: the same search).
+    keep_children: bool,
 }
 
 impl Spider {
@@ -188,6 +191,7 @@ impl Spider {
             layout: layout as u8,
             auto_remove: options.flag("auto_remove", true)?,
             suits: suits as u8,
+            keep_children: false,
         })
     }
 
@@ -466,6 +470,17 @@ impl Adapter for Spider {
     }
     fn first_nodes(&self) -> Option<u64> {
         Some(FIRST_NODES)
+    }
+
+    fn children_on_entry(&self) -> bool {
+        // A node is about 400 bytes and has about thirty children; the first run's path
+        // goes thousands of levels deep (docs/solving.md, Spider, "In the core").
+        !self.keep_children
+    }
+
+    fn child_into(&self, node: &Node, step: &Step, out: &mut Node) {
+        out.clone_from(node);
+        self.play_step(out, *step);
     }
 
     fn first_step(&self, canon: Key, steps: &[Child<Self>], restart: u32) -> usize {
@@ -857,6 +872,54 @@ mod tests {
 
     fn one_suit(auto_remove: &str) -> Spider {
         Spider::new(&options(&[("suits", "1"), ("auto_remove", auto_remove)])).unwrap()
+    }
+
+    /// A deal of `game` by a small generator: the packs shuffled, fifty cards in ten piles
+    /// of five (four face down), the rest in the stock.
+    fn random_deal(game: &Spider, seed: u64) -> Node {
+        let mut cards: Vec<u8> = (0..52u8).flat_map(|face| vec![face; game.copies(face)]).collect();
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for index in (1..cards.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            cards.swap(index, (state % (index as u64 + 1)) as usize);
+        }
+        let mut piles = vec![Vec::new(); PILES.len()];
+        let mut down = vec![0u32; PILES.len()];
+        piles[0] = cards.split_off(50);
+        down[0] = piles[0].len() as u32;
+        for (index, chunk) in cards.chunks(5).enumerate() {
+            piles[P_T0 + index] = chunk.to_vec();
+            down[P_T0 + index] = 4;
+        }
+        game.from_parts(&Parts { piles, down, extra: Vec::new() }).unwrap()
+    }
+
+    /// Children made on entry, or kept on the path: the same search, node for node, with the
+    /// same answer and the same moves (restarts, with their first steps, included).
+    #[test]
+    fn children_made_on_entry_search_as_children_kept() {
+        for suits in ["1", "2", "4"] {
+            let game = Spider::new(&options(&[("suits", suits)])).unwrap();
+            let kept = Spider { keep_children: true, ..game.clone() };
+            assert!(game.children_on_entry() && !kept.children_on_entry());
+            let budget =
+                Budget { seconds: None, nodes: Some(40_000), max_states: 1 << 20, cpu_time: true };
+            let mut answers = Vec::new();
+            for seed in 1..=8 {
+                let node = random_deal(&game, seed);
+                let made = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+                let held = depth_first(&kept, &node, budget, &[], true, true, &mut || false);
+                assert_eq!(made.verdict, held.verdict, "suits {suits}, deal {seed}");
+                assert_eq!(made.nodes, held.nodes, "suits {suits}, deal {seed}");
+                assert_eq!(made.moves, held.moves, "suits {suits}, deal {seed}");
+                answers.push(made.verdict);
+            }
+            if suits != "4" {
+                assert!(answers.contains(&Verdict::Won), "suits {suits}: some deal is won");
+            }
+        }
     }
 
     #[test]
