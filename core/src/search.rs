@@ -332,9 +332,8 @@ struct Frame<A: Adapter> {
     /// The steps with their children (empty when the children are made on entry).
     steps: Vec<Child<A>>,
     /// With [`Adapter::children_on_entry`]: the steps, each with its child's
-    /// [`Adapter::worse`], and the child being tried.
+    /// [`Adapter::worse`] (the child being tried lies in the search's `entered`).
     bare: Vec<(A::Step, u32)>,
-    entered: Option<A::Node>,
     /// The children's canonical keys (with the table on), computed when the steps are.
     canons: Vec<Key>,
     index: usize,
@@ -357,15 +356,6 @@ impl<A: Adapter> Frame<A> {
         match self.steps.get(index) {
             Some((step, _)) => step,
             None => &self.bare[index].0,
-        }
-    }
-
-    /// The child being tried (the last step taken).
-    #[inline]
-    fn tried(&self) -> &A::Node {
-        match &self.entered {
-            Some(child) => child,
-            None => &self.steps[self.place(self.index - 1)].1,
         }
     }
 
@@ -448,12 +438,19 @@ fn make_steps<A: Adapter>(
 }
 
 /// The node of the frame above `below` (the frames under it): the root, or the child the top
-/// frame of `below` is trying.
+/// frame of `below` is trying, kept with its steps or, when the children are made on entry,
+/// in `entered` (the child each frame is trying, by depth).
 #[inline]
-fn node_above<'s, A: Adapter>(root: &'s A::Node, below: &'s [Frame<A>]) -> &'s A::Node {
+fn node_above<'s, A: Adapter>(
+    root: &'s A::Node,
+    below: &'s [Frame<A>],
+    entered: &'s [A::Node],
+) -> &'s A::Node {
     match below.last() {
         None => root,
-        Some(parent) => parent.tried(),
+        // (A frame trying a child has steps, unless its children are made on entry.)
+        Some(parent) if parent.steps.is_empty() => &entered[below.len() - 1],
+        Some(parent) => &parent.steps[parent.place(parent.index - 1)].1,
     }
 }
 
@@ -545,8 +542,10 @@ pub fn depth_first_carried<A: Adapter>(
     let mut seen = Table::new();
     let mut stack: Vec<Frame<A>> = Vec::new();
     let mut spare: Spare<A> = Spare::default();
-    // Where the children of a node made on entry are made to be keyed.
+    // Children made on entry: where a node's children are made to be keyed, and the child
+    // each frame is trying, by depth.
     let mut made: Vec<Child<A>> = Vec::new();
+    let mut entered: Vec<A::Node> = Vec::new();
     let mut largest = 0usize;
 
     let mut restart: u32 = 0;
@@ -574,6 +573,7 @@ pub fn depth_first_carried<A: Adapter>(
         stack: &mut Vec<Frame<A>>,
         spare: &mut Spare<A>,
         made: &mut Vec<Child<A>>,
+        entered: &[A::Node],
         seen: Option<&Table>,
         scratch: &mut Scratch,
         on_path: &mut KeyMap<u32>,
@@ -584,7 +584,7 @@ pub fn depth_first_carried<A: Adapter>(
         dominance: bool,
         restart: u32,
     ) {
-        let node = node_above(root, stack);
+        let node = node_above(root, stack, entered);
         let layout = scratch.layout(adapter, node);
         let mut steps = spare.steps.pop().unwrap_or_default();
         let mut canons = spare.keys.pop().unwrap_or_default();
@@ -609,7 +609,6 @@ pub fn depth_first_carried<A: Adapter>(
             layout,
             steps,
             bare,
-            entered: None,
             canons,
             index: 0,
             dependent: false,
@@ -629,6 +628,7 @@ pub fn depth_first_carried<A: Adapter>(
             &mut stack,
             &mut spare,
             &mut made,
+            &entered,
             table.then_some(&seen),
             &mut scratch,
             &mut on_path,
@@ -694,18 +694,24 @@ pub fn depth_first_carried<A: Adapter>(
                     }
                 }
             }
+            let depth = below.len();
             if let Some((step, _)) = frame.bare.get(index) {
-                let node = node_above(root, below);
-                let child = frame.entered.get_or_insert_with(|| node.clone());
-                adapter.child_into(node, step, child);
+                if entered.len() <= depth {
+                    entered.resize(depth + 1, root.clone());
+                }
+                let (lower, upper) = entered.split_at_mut(depth);
+                adapter.child_into(node_above(root, below, lower), step, &mut upper[0]);
             }
-            let child = frame.tried();
+            let child = match frame.steps.get(index) {
+                Some((_, child)) => child,
+                None => &entered[depth],
+            };
             let child_path = scratch.path(adapter, child);
             let mut refused = on_path.contains_key(&child_path);
             let mut by_history = refused && before_root.contains_key(&child_path);
             if !refused && layouts.get(&frame.layout).copied().unwrap_or(0) > 1 {
                 scratch.inner.clear();
-                let node = node_above(root, below);
+                let node = node_above(root, below, &entered);
                 adapter.inner_keys(node, frame.step(index), &mut scratch.inner);
                 refused = scratch.inner.iter().any(|key| on_path.contains_key(key));
                 by_history =
@@ -719,7 +725,7 @@ pub fn depth_first_carried<A: Adapter>(
                     frame.may_fall_back = false;
                     make_steps(
                         adapter,
-                        node_above(root, below),
+                        node_above(root, below, &entered),
                         false,
                         table.then_some(&seen),
                         &mut frame.steps,
@@ -737,7 +743,7 @@ pub fn depth_first_carried<A: Adapter>(
                 let mut moves = Vec::new();
                 for (depth, parent) in stack.iter().enumerate() {
                     let step = parent.step(parent.place(parent.index - 1));
-                    moves.extend(adapter.moves(node_above(root, &stack[..depth]), step));
+                    moves.extend(adapter.moves(node_above(root, &stack[..depth], &entered), step));
                 }
                 let mut found = meter.result(Verdict::Won, "", adapter.tidy(root, moves));
                 found.states = largest.max(seen.len());
@@ -815,6 +821,7 @@ pub fn depth_first_carried<A: Adapter>(
                 &mut stack,
                 &mut spare,
                 &mut made,
+                &entered,
                 table.then_some(&seen),
                 &mut scratch,
                 &mut on_path,
