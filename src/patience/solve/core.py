@@ -33,8 +33,9 @@ __all__ = [
 #: The solvers' engines: the compiled core, or the Python adapters (the reference).
 ENGINES = ("core", "python")
 
-#: The core's default bound on its table of seen states (entries of 32 bytes: 14 million stay
-#: within one 2^24-bucket table, about 0.55 GiB, 0.85 GiB while it grows).
+#: The core's default bound on its table of seen states (slots of 16 bytes, at most three
+#: quarters full: 14 million states take a table of 2^25 slots, 512 MiB, which would hold up
+#: to 25 million; the bound stays where the studies' rows were measured).
 CORE_MAX_STATES = 14_000_000
 
 Parts = tuple[list[list[int]], list[int], list[int]]
