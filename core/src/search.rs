@@ -164,9 +164,9 @@ pub trait Adapter {
     /// children's keys) and makes a child again, with [`Adapter::child_into`], when it enters
     /// it. For games whose nodes are large and whose paths are deep (Spider's first run dives
     /// thousands of levels, each node's thirty children 12 KiB): every child is still made
-    /// once to be keyed, in memory the next node reuses, and the one in four the table lets
-    /// through is made again, where keeping them all would fill fresh memory level after
-    /// level. The same search, node for node.
+    /// once to be keyed, in memory the next node reuses, and those the table lets through are
+    /// made again, where keeping them all would fill fresh memory level after level. The same
+    /// search, node for node.
     fn children_on_entry(&self) -> bool {
         false
     }
