@@ -878,12 +878,9 @@ mod tests {
     /// of five (four face down), the rest in the stock.
     fn random_deal(game: &Spider, seed: u64) -> Node {
         let mut cards: Vec<u8> = (0..52u8).flat_map(|face| vec![face; game.copies(face)]).collect();
-        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = crate::testing::xorshift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         for index in (1..cards.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            cards.swap(index, (state % (index as u64 + 1)) as usize);
+            cards.swap(index, next(index as u64 + 1) as usize);
         }
         let mut piles = vec![Vec::new(); PILES.len()];
         let mut down = vec![0u32; PILES.len()];
