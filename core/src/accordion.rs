@@ -215,16 +215,7 @@ impl Accordion {
         if parts.piles.len() != PILES || parts.down.len() != PILES {
             return Err(format!("an accordion position has the {PILES} piles stock, t1-t52"));
         }
-        let mut seen = 0u64;
-        for pile in &parts.piles {
-            for &card in pile {
-                if card >= 52 || seen & (1u64 << card) != 0 {
-                    return Err("an accordion position holds each of the 52 cards once".into());
-                }
-                seen |= 1u64 << card;
-            }
-        }
-        if seen.count_ones() != 52 {
+        if !parts.holds_each_card_once(52) {
             return Err("an accordion position holds each of the 52 cards once".into());
         }
         let row = &parts.piles[1..];

@@ -1640,16 +1640,7 @@ impl Klondike {
         if parts.piles.len() != PILES.len() || parts.down.len() != PILES.len() {
             return Err(format!("a klondike position has the {} piles {PILES:?}", PILES.len()));
         }
-        let mut seen = 0u64;
-        for pile in &parts.piles {
-            for &card in pile {
-                if card >= 52 || seen & bit(card) != 0 {
-                    return Err("a klondike position holds each of the 52 cards once".into());
-                }
-                seen |= bit(card);
-            }
-        }
-        if seen.count_ones() != 52 {
+        if !parts.holds_each_card_once(52) {
             return Err("a klondike position holds each of the 52 cards once".into());
         }
         let mut node = Node {

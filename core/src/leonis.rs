@@ -1386,16 +1386,7 @@ impl LeonisOwn {
         if parts.piles.len() != PILES.len() || parts.down.len() != PILES.len() {
             return Err(format!("a leonis-own position has the {} piles {PILES:?}", PILES.len()));
         }
-        let mut seen = [false; 104];
-        for pile in &parts.piles {
-            for &card in pile {
-                if card >= 104 || seen[card as usize] {
-                    return Err("a leonis-own position holds each of the 104 cards once".into());
-                }
-                seen[card as usize] = true;
-            }
-        }
-        if seen.iter().any(|&here| !here) {
+        if !parts.holds_each_card_once(104) {
             return Err("a leonis-own position holds each of the 104 cards once".into());
         }
         for (index, &down) in parts.down.iter().enumerate() {

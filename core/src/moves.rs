@@ -56,10 +56,41 @@ pub struct Parts {
     pub extra: Vec<i64>,
 }
 
+impl Parts {
+    /// Whether the piles hold each card numbered 0 to `cards` - 1 exactly once (every game's
+    /// position must, before anything else is read from it).
+    pub fn holds_each_card_once(&self, cards: usize) -> bool {
+        let mut seen = vec![false; cards];
+        for &card in self.piles.iter().flatten() {
+            match seen.get_mut(card as usize) {
+                Some(here) if !*here => *here = true,
+                _ => return false,
+            }
+        }
+        seen.iter().all(|&here| here)
+    }
+}
+
 /// The text of a card (`Qs`), as the engine's forced `flip` moves name it.
 pub fn card_text(card: u8) -> String {
     let face = card % 52;
     let rank = b"A23456789TJQK"[(face % 13) as usize] as char;
     let suit = b"cdhs"[(face / 13) as usize] as char;
     format!("{rank}{suit}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_holds_each_card_once() {
+        let parts = |piles: Vec<Vec<u8>>| Parts { piles, down: vec![0; 2], extra: Vec::new() };
+        assert!(parts(vec![vec![2, 0], vec![1, 3]]).holds_each_card_once(4));
+        // A card twice, a card missing, a card beyond the pack.
+        assert!(!parts(vec![vec![2, 0], vec![1, 2]]).holds_each_card_once(4));
+        assert!(!parts(vec![vec![2, 0], vec![1]]).holds_each_card_once(4));
+        assert!(!parts(vec![vec![2, 0], vec![1, 4]]).holds_each_card_once(4));
+        assert!(!parts(vec![vec![2, 0, 3], vec![1, 4]]).holds_each_card_once(4));
+    }
 }

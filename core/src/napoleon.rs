@@ -888,16 +888,7 @@ impl Napoleon {
         if parts.piles.len() != PILES.len() || parts.down.len() != PILES.len() {
             return Err("a napoleon position has the 20 piles stock, waste, f1-f8, t1-t10".into());
         }
-        let mut seen = [false; CARDS];
-        for pile in &parts.piles {
-            for &card in pile {
-                if card as usize >= CARDS || seen[card as usize] {
-                    return Err("a napoleon position holds each of the 104 cards once".into());
-                }
-                seen[card as usize] = true;
-            }
-        }
-        if seen.iter().any(|&here| !here) {
+        if !parts.holds_each_card_once(CARDS) {
             return Err("a napoleon position holds each of the 104 cards once".into());
         }
         if parts.down[0] as usize != parts.piles[0].len() {
