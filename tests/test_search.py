@@ -18,6 +18,7 @@ from patience.solve.search import (
     depth_first,
     solver_search,
     staged,
+    staged_beam,
 )
 
 WIN = "W"
@@ -32,11 +33,14 @@ class Graph(Adapter[str, str]):
         scores: Mapping[str, float] | None = None,
         stages: Mapping[str, int] | None = None,
         tries: tuple[tuple[int, int], ...] = ((1, 10),),
+        inner: Mapping[tuple[str, str], list[str]] | None = None,
     ) -> None:
         self.edges = edges
         self.scores = scores or {}
         self.stages = stages or {}
         self.staged_tries = tries
+        self.beam_tries = ((1, 2, 10),)
+        self.inner = inner or {}
 
     def canonical(self, node: str) -> Hashable:
         return node
@@ -59,6 +63,9 @@ class Graph(Adapter[str, str]):
     def moves(self, node: str, step: str) -> list[Move]:
         return [Move.act(step)]
 
+    def inner_keys(self, node: str, step: str) -> list[str]:
+        return self.inner.get((node, step), [])
+
 
 def names(moves: list[Move]) -> list[str]:
     return [move.text() for move in moves]
@@ -75,6 +82,21 @@ def test_a_position_of_the_history_is_never_entered() -> None:
     assert names(staged(graph, "R", Budget()).moves) == ["A", WIN]
     found = staged(graph, "R", Budget(), history=["A"])
     assert (found.result, names(found.moves)) == ("won", ["B", "C", WIN])
+
+
+@pytest.mark.parametrize("search_with", [staged, staged_beam])
+def test_a_win_through_a_position_of_the_history_inside_a_step_is_refused(
+    search_with: Any,
+) -> None:
+    # The step from R to B passes through P (as a Klondike step that turns the stock passes
+    # through the positions between the turns); once the game has been in P, the win through
+    # B is no line the engine would play, and the search takes the other one.
+    graph = Graph(
+        {"R": ["A", "B"], "A": ["C"], "B": [WIN], "C": [WIN]}, {"B": 5}, inner={("R", "B"): ["P"]}
+    )
+    assert names(search_with(graph, "R", Budget()).moves) == ["B", WIN]
+    found = search_with(graph, "R", Budget(), history=["P"])
+    assert (found.result, names(found.moves)) == ("won", ["A", "C", WIN])
 
 
 def test_the_beam_keeps_width_positions_and_later_tries_widen_it() -> None:

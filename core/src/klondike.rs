@@ -1903,6 +1903,36 @@ mod tests {
         assert_eq!(found.moves, vec![Move::cards("t1", "f4", 1)]);
     }
 
+    /// A staged search's win is a line the engine can play: every position it passes, those
+    /// inside a step that turns the stock included, is new to the game. Here the only wins
+    /// (draw 1, the queen and king of spades in the stock, the king on top) turn the king onto
+    /// the waste first; once the game has been in that position, none is left.
+    #[test]
+    fn a_staged_win_passes_no_position_of_the_history() {
+        use crate::search::staged;
+        let game = Klondike::new(&options(&[("draw", "1")])).unwrap();
+        let with_stock = |stock: Vec<u8>, waste: Vec<u8>| {
+            let mut piles = vec![Vec::new(); 13];
+            for s in 0..4u8 {
+                let height = if s == 3 { 11 } else { 13 };
+                piles[2 + s as usize] = (0..height).map(|r| s * 13 + r).collect();
+            }
+            let down = vec![stock.len() as u32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+            piles[0] = stock;
+            piles[1] = waste;
+            game.from_parts(&Parts { piles, down, extra: vec![0] }).unwrap()
+        };
+        let root = with_stock(vec![50, 51], vec![]);
+        let king_turned = with_stock(vec![50], vec![51]);
+        let budget =
+            Budget { seconds: None, nodes: Some(1_000), max_states: 1000, cpu_time: false };
+        let free = staged(&game, &root, budget, &[], &mut || false);
+        assert_eq!(free.verdict, Verdict::Won);
+        assert_eq!(free.moves.len(), 4, "{:?}", free.moves);
+        let barred = staged(&game, &root, budget, &[king_turned], &mut || false);
+        assert_eq!(barred.verdict, Verdict::Unknown, "{:?}", barred.moves);
+    }
+
     /// The staged search's packed node makes the node again field for field (fingerprints,
     /// sums, tops and covered cards included), along random walks from dealt layouts and from
     /// positions rich in built runs, with and without rule 13's settling.

@@ -918,8 +918,36 @@ fn sort_best_first(entries: &mut [Ranked]) {
     entries.sort_by(|a, b| b.cmp(a));
 }
 
-/// The engine moves from the root to record `last`, or None when the line would pass through a
-/// position twice or through one of `forbidden` (the game's history).
+/// The engine moves along `nodes` (the root first; `steps[i]` leads from `nodes[i]` to
+/// `nodes[i + 1]`), or None when the line would pass through a position twice or through one of
+/// `forbidden` (the game's history): the check every staged search's win goes through.
+fn checked_line<A: Adapter>(
+    adapter: &A,
+    nodes: &[&A::Node],
+    steps: &[&A::Step],
+    forbidden: &KeySet,
+    scratch: &mut Scratch,
+) -> Option<Vec<Move>> {
+    debug_assert_eq!(nodes.len(), steps.len() + 1);
+    let mut keys = forbidden.clone();
+    keys.insert(scratch.path(adapter, nodes[0]));
+    let mut moves = Vec::new();
+    for (pair, &step) in nodes.windows(2).zip(steps) {
+        let (parent, child) = (pair[0], pair[1]);
+        let mut passed = Vec::new();
+        adapter.inner_keys(parent, step, &mut passed);
+        passed.push(scratch.path(adapter, child));
+        for key in passed {
+            if !keys.insert(key) {
+                return None;
+            }
+        }
+        moves.extend(adapter.moves(parent, step));
+    }
+    Some(adapter.tidy(nodes[0], moves))
+}
+
+/// The engine moves from the root to record `last` (see [`checked_line`]).
 fn line<A: Adapter>(
     adapter: &A,
     blank: &A::Node,
@@ -939,23 +967,10 @@ fn line<A: Adapter>(
         .iter()
         .map(|&index| adapter.unpacked(&records[index].node, &mut blank.clone()).clone())
         .collect();
-    let mut keys = forbidden.clone();
-    keys.insert(scratch.path(adapter, &nodes[0]));
-    let mut moves = Vec::new();
-    for (at, pair) in nodes.windows(2).enumerate() {
-        let (parent, child) = (&pair[0], &pair[1]);
-        let step = records[chain[at + 1]].step.as_ref().expect("a step");
-        let mut passed = Vec::new();
-        adapter.inner_keys(parent, step, &mut passed);
-        passed.push(scratch.path(adapter, child));
-        for key in passed {
-            if !keys.insert(key) {
-                return None;
-            }
-        }
-        moves.extend(adapter.moves(parent, step));
-    }
-    Some(adapter.tidy(&nodes[0], moves))
+    let nodes: Vec<&A::Node> = nodes.iter().collect();
+    let steps: Vec<&A::Step> =
+        chain[1..].iter().map(|&index| records[index].step.as_ref().expect("a step")).collect();
+    checked_line(adapter, &nodes, &steps, forbidden, scratch)
 }
 
 fn forbidden_keys<A: Adapter>(adapter: &A, history: &[A::Node], scratch: &mut Scratch) -> KeySet {
@@ -1103,8 +1118,7 @@ fn sort_scored<A: Adapter>(entries: &mut [Scored<A>]) {
     entries.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.order.cmp(&b.order)));
 }
 
-/// The engine moves from the root to `last` (as [`line`]), or None when the line would pass
-/// through a position twice or through one of `forbidden`.
+/// The engine moves from the root to `last` (see [`checked_line`]).
 fn linked_line<A: Adapter>(
     adapter: &A,
     last: &Rc<Linked<A>>,
@@ -1118,23 +1132,10 @@ fn linked_line<A: Adapter>(
         walk = record.parent.as_ref();
     }
     chain.reverse();
-    let mut keys = forbidden.clone();
-    keys.insert(scratch.path(adapter, &chain[0].node));
-    let mut moves = Vec::new();
-    for pair in chain.windows(2) {
-        let (parent, child) = (pair[0], pair[1]);
-        let step = child.step.as_ref().expect("a step");
-        let mut passed = Vec::new();
-        adapter.inner_keys(&parent.node, step, &mut passed);
-        passed.push(scratch.path(adapter, &child.node));
-        for key in passed {
-            if !keys.insert(key) {
-                return None;
-            }
-        }
-        moves.extend(adapter.moves(&parent.node, step));
-    }
-    Some(adapter.tidy(&chain[0].node, moves))
+    let nodes: Vec<&A::Node> = chain.iter().map(|record| &record.node).collect();
+    let steps: Vec<&A::Step> =
+        chain[1..].iter().map(|record| record.step.as_ref().expect("a step")).collect();
+    checked_line(adapter, &nodes, &steps, forbidden, scratch)
 }
 
 /// A beam within each stage and a beam over the stages (the Python `staged_beam`): `won` or
