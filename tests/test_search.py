@@ -25,7 +25,9 @@ WIN = "W"
 
 
 class Graph(Adapter[str, str]):
-    """Nodes are names; a step is the child's name. ``stages`` and ``scores`` default to 0."""
+    """Nodes are names; a step is the child's name. ``stages`` and ``scores`` default to 0;
+    ``inner`` names the positions a step passes through, ``layouts`` the nodes that share a
+    layout with another (as a Klondike position does with those its stock turns pass)."""
 
     def __init__(
         self,
@@ -34,6 +36,7 @@ class Graph(Adapter[str, str]):
         stages: Mapping[str, int] | None = None,
         tries: tuple[tuple[int, int], ...] = ((1, 10),),
         inner: Mapping[tuple[str, str], list[str]] | None = None,
+        layouts: Mapping[str, str] | None = None,
     ) -> None:
         self.edges = edges
         self.scores = scores or {}
@@ -41,12 +44,16 @@ class Graph(Adapter[str, str]):
         self.staged_tries = tries
         self.beam_tries = ((1, 2, 10),)
         self.inner = inner or {}
+        self.layouts = layouts or {}
 
     def canonical(self, node: str) -> Hashable:
         return node
 
     def path_key(self, node: str) -> Hashable:
         return node
+
+    def layout_key(self, node: str) -> Hashable:
+        return self.layouts.get(node, node)
 
     def won(self, node: str) -> bool:
         return node == WIN
@@ -97,6 +104,25 @@ def test_a_win_through_a_position_of_the_history_inside_a_step_is_refused(
     assert names(search_with(graph, "R", Budget()).moves) == ["B", WIN]
     found = search_with(graph, "R", Budget(), history=["P"])
     assert (found.result, names(found.moves)) == ("won", ["A", "C", WIN])
+
+
+def test_a_failure_that_depended_on_the_path_is_not_kept() -> None:
+    # A's one step passes through P, which is on the path R-P-A but not on R-B-A: A's failure
+    # the first time holds on that path only and must not stay in the table.
+    graph = Graph(
+        {"R": ["P", "B"], "P": ["A"], "B": ["A"], "A": ["C"], "C": [WIN]},
+        inner={("A", "C"): ["P"]},
+        layouts={"A": "P"},
+    )
+    found = depth_first(graph, "R", Budget())
+    assert (found.result, names(found.moves)) == ("won", ["B", "A", "C", WIN])
+
+
+def test_a_failure_caused_by_the_history_below_the_root_is_no_proof() -> None:
+    graph = Graph({"R": ["X", "L"], "X": ["H"], "H": [WIN]})
+    assert depth_first(graph, "R", Budget()).result == "won"
+    found = depth_first(graph, "R", Budget(), history=["H"])
+    assert (found.result, found.why) == ("unknown", search.HISTORY_ONLY)
 
 
 def test_the_beam_keeps_width_positions_and_later_tries_widen_it() -> None:

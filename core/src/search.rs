@@ -1418,3 +1418,104 @@ fn wider_search<A: Adapter>(
     let found = depth_first_carried(adapter, root, rest, history, true, true, interrupt, carried);
     add_spent(found, &spent)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The search on small hand-made graphs, where each rule about the path can be made to
+    //! decide the answer (the games' tests reach these cases rarely or never).
+    use super::*;
+    use crate::key::fingerprint;
+    use std::collections::HashMap;
+
+    const WIN: &str = "W";
+
+    /// Nodes are names; a step is the child's name. `inner` lists the positions a step passes
+    /// through (by name), `layouts` the nodes that share a layout with another (as a Klondike
+    /// position shares its layout with the positions its stock turns pass).
+    #[derive(Default)]
+    struct Graph {
+        edges: HashMap<&'static str, Vec<&'static str>>,
+        inner: HashMap<(&'static str, &'static str), Vec<&'static str>>,
+        layouts: HashMap<&'static str, &'static str>,
+    }
+
+    fn key(name: &str) -> Key {
+        fingerprint(name.as_bytes())
+    }
+
+    impl Graph {
+        fn new(edges: &[(&'static str, &[&'static str])]) -> Self {
+            let edges = edges.iter().map(|&(node, children)| (node, children.to_vec())).collect();
+            Graph { edges, ..Graph::default() }
+        }
+    }
+
+    impl Adapter for Graph {
+        type Node = &'static str;
+        type Step = &'static str;
+        nodes_kept_whole!(&'static str);
+
+        fn canonical(&self, node: &&'static str) -> Key {
+            key(node)
+        }
+        fn path_key(&self, node: &&'static str) -> Key {
+            key(node)
+        }
+        fn layout_key(&self, node: &&'static str) -> Key {
+            key(self.layouts.get(node).unwrap_or(node))
+        }
+        fn inner_keys(&self, node: &&'static str, step: &&'static str, out: &mut Vec<Key>) {
+            let passed = self.inner.get(&(*node, *step)).map(Vec::as_slice).unwrap_or(&[]);
+            out.extend(passed.iter().map(|name| key(name)));
+        }
+        fn won(&self, node: &&'static str) -> bool {
+            *node == WIN
+        }
+        fn steps(&self, node: &&'static str, _dominance: bool, out: &mut Vec<Child<Self>>) {
+            let children = self.edges.get(node).map(Vec::as_slice).unwrap_or(&[]);
+            out.extend(children.iter().map(|&child| (child, child)));
+        }
+        fn moves(&self, _node: &&'static str, step: &&'static str) -> Vec<Move> {
+            vec![Move::act(step)]
+        }
+    }
+
+    fn search(graph: &Graph, history: &[&'static str]) -> SearchResult {
+        let budget =
+            Budget { seconds: None, nodes: Some(1_000), max_states: 1_000, cpu_time: false };
+        depth_first(graph, &"R", budget, history, true, true, &mut || false)
+    }
+
+    fn names(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(Move::to_string).collect()
+    }
+
+    /// A failure caused by a position on the path inside a step holds on that path only: it
+    /// must not stay in the table for another path to the same node.
+    #[test]
+    fn a_failure_that_depended_on_the_path_is_not_kept() {
+        // A's one step passes through P, on the path R-P-A but not on R-B-A.
+        let mut graph = Graph::new(&[
+            ("R", &["P", "B"]),
+            ("P", &["A"]),
+            ("B", &["A"]),
+            ("A", &["C"]),
+            ("C", &[WIN]),
+        ]);
+        graph.inner.insert(("A", "C"), vec!["P"]);
+        graph.layouts.insert("A", "P");
+        let found = search(&graph, &[]);
+        assert_eq!(found.verdict, Verdict::Won, "{}", found.why);
+        assert_eq!(names(&found.moves), ["B", "A", "C", WIN]);
+    }
+
+    /// A node whose steps all fail, one of them only because of a position the game has
+    /// been in, proves nothing, however deep below the root it lies.
+    #[test]
+    fn a_failure_caused_by_the_history_below_the_root_is_no_proof() {
+        let graph = Graph::new(&[("R", &["X", "L"]), ("X", &["H"]), ("H", &[WIN])]);
+        assert_eq!(search(&graph, &[]).verdict, Verdict::Won);
+        let found = search(&graph, &["H"]);
+        assert_eq!((found.verdict, found.why), (Verdict::Unknown, HISTORY_ONLY));
+    }
+}
