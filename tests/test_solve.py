@@ -461,6 +461,28 @@ def test_rule_10_makes_a_space_only_for_a_king() -> None:
     assert "t1-t2" in first_moves(game, True)
 
 
+@pytest.mark.parametrize("engine", ["core", "python"])
+def test_a_three_is_no_safe_move_while_a_two_of_the_other_colour_needs_it(engine: str) -> None:
+    # Rule 4 sends a card up by itself only when both foundations of the other colour are a
+    # rank below it. Here 2s must go onto 3h to free As (no space, 3d is up); sent up at once,
+    # 3h would leave the spades buried for good.
+    tableau = [
+        (["As"], ["2s"]),
+        (["5h", "6h", "7h"], ["Qs"]),
+        (["8h", "9h"], ["Js"]),
+        (["Th", "Jh"], ["Ts"]),
+        (["Qh", "Kh"], ["9s"]),
+        (["Ks", "4h"], ["3h"]),
+        (["8s", "7s", "6s", "5s", "4s"], ["3s"]),
+    ]
+    game = position([13, 13, 2, 0], tableau, draw=3)
+    assert game.state.piles["stock"] == []
+    assert sorted(first_moves(game, True)) == ["t1-t6", "t6-f3"]
+    solution = solve(game, nodes=20_000, engine=engine)
+    assert solution.result == "won"
+    assert replays_to_win(game, solution)
+
+
 def deadlocked(game: Game) -> bool:
     adapter = KlondikeAdapter(game.rules)  # type: ignore[arg-type]
     return adapter.deadlocked(adapter.node(game.state))  # type: ignore[arg-type]
