@@ -2310,6 +2310,42 @@ mod tests {
         assert!(fewer >= 100, "{fewer} positions searched with fewer nodes");
     }
 
+    /// The same positions with rule 13 off, as a search with the game's history has it: the
+    /// splits of built runs (rule 8) and the cards back from the foundations (rule 9) are
+    /// then the search's own steps, and the dominance rules still give the plain search's
+    /// answer.
+    #[test]
+    fn the_dominance_rules_without_switches_change_no_answer() {
+        let budget =
+            Budget { seconds: None, nodes: Some(200_000), max_states: 1 << 22, cpu_time: false };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
+        let (mut compared, mut fewer) = (0, 0);
+        let mut answers = [0u32; 2];
+        for settings in [
+            [("draw", "3"), ("from_foundation", "true"), ("passes", "unlimited")],
+            [("draw", "1"), ("from_foundation", "true"), ("passes", "unlimited")],
+            [("draw", "3"), ("from_foundation", "false"), ("passes", "2")],
+        ] {
+            let game = Klondike { classes: false, ..Klondike::new(&options(&settings)).unwrap() };
+            for _ in 0..200 {
+                let parts = run_rich_position(&mut next);
+                let node = game.from_parts(&parts).unwrap();
+                let plain = depth_first(&game, &node, budget, &[], false, true, &mut || false);
+                let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
+                if plain.verdict == Verdict::Unknown || ruled.verdict == Verdict::Unknown {
+                    continue;
+                }
+                assert_eq!(ruled.verdict, plain.verdict, "{parts:?} with {settings:?}");
+                compared += 1;
+                answers[(ruled.verdict == Verdict::Won) as usize] += 1;
+                fewer += (ruled.nodes < plain.nodes) as u32;
+            }
+        }
+        println!("{compared} compared, {answers:?}, {fewer} fewer");
+        assert!(compared >= 400, "{compared} positions compared");
+        assert!(answers[0] >= 10 && answers[1] >= 100, "{answers:?} (lost, won)");
+    }
+
     /// Rule 13's class key: a switch flipped leaves the table key as it was (and only the
     /// table key: the position is another one), and the flip that opens the freed host is a
     /// step whose moves replay.
