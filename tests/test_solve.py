@@ -483,6 +483,24 @@ def test_a_three_is_no_safe_move_while_a_two_of_the_other_colour_needs_it(engine
     assert replays_to_win(game, solution)
 
 
+def test_rule_8_keeps_a_split_that_lets_the_uncovered_card_go_up() -> None:
+    # Every win here splits a built run at a card that can go to its foundation at once:
+    # with rule 8's first clause left out, the search calls the position lost. Found by the
+    # core's `the_dominance_rules_without_switches_change_no_answer` with that clause taken
+    # out of the core.
+    tableau = [
+        (["Td", "Kd", "Qd"], ["Qh", "Js", "Th"]),
+        (["Jh", "Qc"], ["Jc"]),
+        (["Kh", "Ks", "Tc"], ["Qs", "Jd"]),
+        ([], ["Ts"]),
+        ([], ["Kc"]),
+    ]
+    game = position([9, 9, 9, 9], tableau, draw=3)
+    solution = solve(game, nodes=50_000, engine="python")
+    assert solution.result == "won"
+    assert replays_to_win(game, solution)
+
+
 def deadlocked(game: Game) -> bool:
     adapter = KlondikeAdapter(game.rules)  # type: ignore[arg-type]
     return adapter.deadlocked(adapter.node(game.state))  # type: ignore[arg-type]
