@@ -216,6 +216,34 @@ class Adapter(Generic[N, T]):
         return None
 
 
+class _Meter:
+    """A search's budget as it is spent (the core's ``Meter``): expansions counted, the clock
+    read every :data:`CLOCK_EVERY` of them."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.clock = time.thread_time if budget.cpu_time else time.perf_counter
+        self.started = self.clock()
+        self.deadline = None if budget.seconds is None else self.started + budget.seconds
+        self.nodes = 0
+
+    def expand(self) -> str | None:
+        """Count one expansion, or say why the search must stop before it."""
+        if self.budget.nodes is not None and self.nodes >= self.budget.nodes:
+            return "the node budget ran out"
+        self.nodes += 1
+        if (
+            self.deadline is not None
+            and self.nodes % CLOCK_EVERY == 0
+            and self.clock() > self.deadline
+        ):
+            return "the time budget ran out"
+        return None
+
+    def result(self, kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
+        return SearchResult(kind, moves or [], self.nodes, self.clock() - self.started, why)
+
+
 class _Frame(Generic[N, T]):
     __slots__ = (
         "by_history",
@@ -259,9 +287,8 @@ def depth_first(
     """Search from ``root`` for a win. ``history`` holds the nodes of positions the game has
     already been in (they may not be recreated). ``dominance`` and ``table`` switch the pruning
     off, for tests that compare against the plain search."""
-    clock = time.thread_time if budget.cpu_time else time.perf_counter
-    started = clock()
-    deadline = None if budget.seconds is None else started + budget.seconds
+    meter = _Meter(budget)
+    result = meter.result
     seen: dict[Hashable, int] = {}
     on_path: dict[Hashable, int] = {}
     layouts: dict[Hashable, int] = {}
@@ -282,10 +309,6 @@ def depth_first(
     for past in history:
         enter(adapter.path_key(past), adapter.layout_key(past))
 
-    def result(kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
-        return SearchResult(kind, moves or [], nodes, clock() - started, why)
-
-    nodes = 0
     if adapter.won(root):
         return result(Verdict.WON)
     stack: list[_Frame[N, T]] = []
@@ -307,7 +330,7 @@ def depth_first(
         stack.append(frame)
 
     root_canon = adapter.canonical(root)
-    nodes = 1
+    meter.nodes = 1
     root_by_history = False
     while True:
         if table:
@@ -365,12 +388,10 @@ def depth_first(
                     parent_step, _ = parent.steps[parent.index - 1]
                     moves.extend(adapter.moves(parent.node, parent_step))
                 return result(Verdict.WON, moves=moves)
-            if budget.nodes is not None and nodes >= budget.nodes:
-                return result(Verdict.UNKNOWN, "the node budget ran out")
-            nodes += 1
-            if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
-                return result(Verdict.UNKNOWN, "the time budget ran out")
-            if next_restart is not None and run_nodes is not None and nodes >= next_restart:
+            why = meter.expand()
+            if why is not None:
+                return result(Verdict.UNKNOWN, why)
+            if next_restart is not None and run_nodes is not None and meter.nodes >= next_restart:
                 # Start again in another order. The states still on the stack are not proved
                 # lost: take them out of the table (every other entry is a proved loss).
                 while stack:
@@ -382,7 +403,7 @@ def depth_first(
                         seen[frame.canon] = frame.old
                 restart += 1
                 run_nodes *= 2
-                next_restart = nodes + run_nodes
+                next_restart = meter.nodes + run_nodes
                 break
             if table:
                 if len(seen) >= budget.max_states:
@@ -424,14 +445,9 @@ def staged(
     the choices that decide the game are made. Positions of ``history`` (and any line that
     would repeat a position) are never used, so every win it finds the engine replays.
     """
-    clock = time.thread_time if budget.cpu_time else time.perf_counter
-    started = clock()
-    deadline = None if budget.seconds is None else started + budget.seconds
+    meter = _Meter(budget)
+    result = meter.result
     forbidden = {adapter.path_key(past) for past in history}
-    nodes = 0
-
-    def result(kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
-        return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
     if adapter.won(root):
         return result(Verdict.WON)
@@ -452,12 +468,10 @@ def staged(
             expanded = 0
             while queue and expanded < limit:
                 _, _, record = heapq.heappop(queue)
-                if budget.nodes is not None and nodes >= budget.nodes:
-                    return result(Verdict.UNKNOWN, "the node budget ran out")
-                nodes += 1
+                why = meter.expand()
+                if why is not None:
+                    return result(Verdict.UNKNOWN, why)
                 expanded += 1
-                if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
-                    return result(Verdict.UNKNOWN, "the time budget ran out")
                 here = adapter.stage(record.node)
                 for step, child in adapter.steps(record.node, True):
                     if adapter.path_key(child) in forbidden:
@@ -528,14 +542,9 @@ def staged_beam(
     ``history`` (and lines that would repeat a position) are never used: the engine replays
     every win. With a node budget it is deterministic (ties break by the order of reaching).
     """
-    clock = time.thread_time if budget.cpu_time else time.perf_counter
-    started = clock()
-    deadline = None if budget.seconds is None else started + budget.seconds
+    meter = _Meter(budget)
+    result = meter.result
     forbidden = {adapter.path_key(past) for past in history}
-    nodes = 0
-
-    def result(kind: Verdict, why: str = "", moves: list[Move] | None = None) -> SearchResult:
-        return SearchResult(kind, moves or [], nodes, clock() - started, why)
 
     if adapter.won(root):
         return result(Verdict.WON)
@@ -555,11 +564,9 @@ def staged_beam(
                     break
                 children: list[tuple[float, int, _Record[N, T]]] = []
                 for record in layer:
-                    if budget.nodes is not None and nodes >= budget.nodes:
-                        return result(Verdict.UNKNOWN, "the node budget ran out")
-                    nodes += 1
-                    if deadline is not None and nodes % CLOCK_EVERY == 0 and clock() > deadline:
-                        return result(Verdict.UNKNOWN, "the time budget ran out")
+                    why = meter.expand()
+                    if why is not None:
+                        return result(Verdict.UNKNOWN, why)
                     here = adapter.stage(record.node)
                     for step, child in adapter.steps(record.node, True):
                         if adapter.path_key(child) in forbidden:
