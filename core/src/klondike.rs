@@ -2260,6 +2260,48 @@ mod tests {
         assert!(free_children > 10_000 && locked_children > 100);
     }
 
+    /// The ruled search's answers set beside the plain search's on many positions.
+    #[derive(Debug, Default)]
+    struct Agreement {
+        compared: u32,
+        /// Lost, won.
+        answers: [u32; 2],
+        /// Positions the ruled search settled with fewer nodes.
+        fewer: u32,
+    }
+
+    impl Agreement {
+        /// The ruled search (`ruled` with the dominance rules) on `node`, after checking that
+        /// its answer is the plain search's (`plain` without them); None when either is
+        /// unknown within `budget`.
+        fn check(
+            &mut self,
+            ruled: &Klondike,
+            plain: &Klondike,
+            node: &Node,
+            budget: Budget,
+            context: &str,
+        ) -> Option<crate::search::SearchResult> {
+            let unruled = depth_first(plain, node, budget, &[], false, true, &mut || false);
+            let found = depth_first(ruled, node, budget, &[], true, true, &mut || false);
+            if unruled.verdict == Verdict::Unknown || found.verdict == Verdict::Unknown {
+                return None;
+            }
+            assert_eq!(found.verdict, unruled.verdict, "{context}");
+            self.compared += 1;
+            self.answers[(found.verdict == Verdict::Won) as usize] += 1;
+            self.fewer += (found.nodes < unruled.nodes) as u32;
+            Some(found)
+        }
+
+        /// Enough positions compared, and of both answers.
+        fn assert_enough(&self) {
+            assert!(self.compared >= 400, "{} positions compared", self.compared);
+            let [lost, won] = self.answers;
+            assert!(lost >= 10 && won >= 100, "{lost} lost, {won} won");
+        }
+    }
+
     /// Small random positions rich in built runs (a few cards of each suit left: face-down
     /// cards under runs, twins everywhere, the rest in the stock): the search with rule 13
     /// (twin switches) and the other dominance rules gives the plain search's answer, and
@@ -2269,8 +2311,8 @@ mod tests {
         let budget =
             Budget { seconds: None, nodes: Some(200_000), max_states: 1 << 22, cpu_time: false };
         let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
-        let (mut switched, mut compared, mut fewer) = (0, 0, 0);
-        let mut answers = [0u32; 2];
+        let mut switched = 0;
+        let mut agreement = Agreement::default();
         for settings in [
             [("draw", "3"), ("from_foundation", "true"), ("passes", "unlimited")],
             [("draw", "1"), ("from_foundation", "true"), ("passes", "unlimited")],
@@ -2284,16 +2326,11 @@ mod tests {
                 let node = game.from_parts(&parts).unwrap();
                 let mut switches = [Switch::default(); 26];
                 switched += (Klondike::switches(&node, &mut switches, false) > 0) as u32;
-                let plain =
-                    depth_first(&plain_game, &node, budget, &[], false, true, &mut || false);
-                let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
-                if plain.verdict == Verdict::Unknown || ruled.verdict == Verdict::Unknown {
+                let context = format!("{parts:?} with {settings:?}");
+                let Some(ruled) = agreement.check(&game, &plain_game, &node, budget, &context)
+                else {
                     continue;
-                }
-                assert_eq!(ruled.verdict, plain.verdict, "{parts:?} with {settings:?}");
-                compared += 1;
-                answers[(ruled.verdict == Verdict::Won) as usize] += 1;
-                fewer += (ruled.nodes < plain.nodes) as u32;
+                };
                 if ruled.verdict == Verdict::Won {
                     let mut here = node;
                     for mv in &ruled.moves {
@@ -2303,10 +2340,10 @@ mod tests {
                 }
             }
         }
-        println!("{switched} switched, {compared} compared, {answers:?}, {fewer} fewer");
+        println!("{switched} switched, {agreement:?}");
         assert!(switched >= 100, "{switched} positions with a switch");
-        assert!(compared >= 400, "{compared} positions compared");
-        assert!(answers[0] >= 10 && answers[1] >= 100, "{answers:?} (lost, won)");
+        agreement.assert_enough();
+        let fewer = agreement.fewer;
         assert!(fewer >= 100, "{fewer} positions searched with fewer nodes");
     }
 
@@ -2319,8 +2356,7 @@ mod tests {
         let budget =
             Budget { seconds: None, nodes: Some(200_000), max_states: 1 << 22, cpu_time: false };
         let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
-        let (mut compared, mut fewer) = (0, 0);
-        let mut answers = [0u32; 2];
+        let mut agreement = Agreement::default();
         for settings in [
             [("draw", "3"), ("from_foundation", "true"), ("passes", "unlimited")],
             [("draw", "1"), ("from_foundation", "true"), ("passes", "unlimited")],
@@ -2330,20 +2366,12 @@ mod tests {
             for _ in 0..200 {
                 let parts = run_rich_position(&mut next);
                 let node = game.from_parts(&parts).unwrap();
-                let plain = depth_first(&game, &node, budget, &[], false, true, &mut || false);
-                let ruled = depth_first(&game, &node, budget, &[], true, true, &mut || false);
-                if plain.verdict == Verdict::Unknown || ruled.verdict == Verdict::Unknown {
-                    continue;
-                }
-                assert_eq!(ruled.verdict, plain.verdict, "{parts:?} with {settings:?}");
-                compared += 1;
-                answers[(ruled.verdict == Verdict::Won) as usize] += 1;
-                fewer += (ruled.nodes < plain.nodes) as u32;
+                let context = format!("{parts:?} with {settings:?}");
+                agreement.check(&game, &game, &node, budget, &context);
             }
         }
-        println!("{compared} compared, {answers:?}, {fewer} fewer");
-        assert!(compared >= 400, "{compared} positions compared");
-        assert!(answers[0] >= 10 && answers[1] >= 100, "{answers:?} (lost, won)");
+        println!("{agreement:?}");
+        agreement.assert_enough();
     }
 
     /// Rule 13's class key: a switch flipped leaves the table key as it was (and only the
