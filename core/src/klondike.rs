@@ -836,8 +836,10 @@ impl Klondike {
             if Self::available(other * 13 + r - 2, found, faceup, reachable) {
                 return true;
             }
+            // (The card of rank r on its foundation needs no test: the card under it, of rank
+            // r - 1, is up too, which the first test counts.)
             let onto = other * 13 + r - 1;
-            if tops & bit(onto) != 0 || found[other as usize] >= r {
+            if tops & bit(onto) != 0 {
                 return true;
             }
         }

@@ -492,8 +492,10 @@ class KlondikeAdapter(Adapter[KlondikeNode, Step]):
         for other in _OPPOSITE[suit]:
             if self._available(other * 13 + rank - 2, found, faceup, reachable):
                 return True
+            # (The card of rank ``rank`` on its foundation needs no test: the card under it,
+            # one rank lower, is up too, which the first test counts.)
             onto = other * 13 + rank - 1
-            if onto in tops or found[other] >= rank:
+            if onto in tops:
                 return True
         return False
 
