@@ -8,8 +8,8 @@
 //! hand, waste and seven tableau piles. Cards are the engine's numbers (`seat * 52 + face`).
 //! Actions are the engine's fixed action numbers (`move_to_action`).
 
+use crate::clock::Playouts;
 use std::collections::HashMap;
-use std::time::Instant;
 
 /// Piles in the engine's order.
 pub const PILES: usize = 28;
@@ -784,23 +784,8 @@ pub fn ismcts(
     // The positions of this iteration's walk down the tree, for the no-repetition rule.
     let mut walked: Vec<Vec<u8>> = Vec::with_capacity(MAX_TREE_DEPTH);
     let mut after_key = Vec::with_capacity(200);
-    let start = Instant::now();
-    let budget = params.iterations;
-    let mut done = 0;
-    loop {
-        match params.seconds {
-            Some(seconds) => {
-                if start.elapsed().as_secs_f64() >= seconds {
-                    break;
-                }
-            }
-            None => {
-                if done >= budget {
-                    break;
-                }
-            }
-        }
-        done += 1;
+    let mut playouts = Playouts::new(params.seconds, params.iterations as u64);
+    while playouts.another() {
         let mut world = sampler.sample(template, rng);
         path.clear();
         walked.clear();
@@ -947,19 +932,15 @@ pub fn ismcts(
             edge.visits += 1;
             edge.total += rewards[player] - edge.cost;
         }
-        if params.seconds.is_none() && done % 100 == 0 && !nodes.is_empty() {
-            let mut counts: Vec<u32> = nodes[0].edges.iter().map(|edge| edge.visits).collect();
-            counts.sort_unstable_by(|a, b| b.cmp(a));
-            if counts.len() > 1 && (counts[0] - counts[1]) as usize > budget - done {
-                break;
-            }
+        if !nodes.is_empty() && playouts.settled(nodes[0].edges.iter().map(|edge| edge.visits)) {
+            break;
         }
     }
     let root = nodes
         .first()
         .map(|node| node.edges.iter().map(|e| (e.action, e.visits, e.total, e.bias)).collect())
         .unwrap_or_default();
-    (root, done)
+    (root, playouts.done() as usize)
 }
 
 #[cfg(test)]

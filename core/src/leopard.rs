@@ -8,9 +8,9 @@
 //! unknown to everyone. Cards are faces (0..51): Leopard's two packs are equal in play. Actions
 //! are the engine's integer actions (docs/notation.md, "Action numbers").
 
+use crate::clock::Playouts;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::Instant;
 
 /// A face-down layer: the face with this bit set and the seat who laid it shifted in.
 pub const DOWN: u16 = 128;
@@ -1036,10 +1036,8 @@ pub fn ismcts(
     let unseen = Unseen::new(rules, state, seat);
     let mut tree: HashMap<u64, usize, BuildHasherDefault<Identity>> = HashMap::default();
     let mut nodes: Vec<Node> = Vec::new();
-    let started = Instant::now();
-    let budget = params.iterations;
+    let mut playouts = Playouts::new(params.seconds, params.iterations);
     let c = params.exploration;
-    let mut done: u64 = 0;
     let mut root: Option<usize> = None;
     let mut legal: Vec<u16> = Vec::with_capacity(128);
     let mut untried: Vec<u16> = Vec::with_capacity(128);
@@ -1057,20 +1055,7 @@ pub fn ismcts(
     let mut rewards = [0.0; 4];
     let mut slot: Vec<u32> = vec![0; NUM_ACTIONS as usize];
     let mut biased: Vec<bool> = vec![false; NUM_ACTIONS as usize];
-    loop {
-        match params.seconds {
-            Some(seconds) => {
-                if started.elapsed().as_secs_f64() >= seconds {
-                    break;
-                }
-            }
-            None => {
-                if done >= budget {
-                    break;
-                }
-            }
-        }
-        done += 1;
+    while playouts.another() {
         let mut world = unseen.deal(rules, state, rng, &mut pool);
         path.clear();
         let mut depth = 0;
@@ -1193,14 +1178,8 @@ pub fn ismcts(
             edge.visits += 1;
             edge.total += rewards[player as usize];
         }
-        if params.seconds.is_none() && done.is_multiple_of(100) {
-            if let Some(root) = root {
-                let mut counts: Vec<u32> = nodes[root].edges.iter().map(|e| e.visits).collect();
-                counts.sort_unstable_by(|a, b| b.cmp(a));
-                if counts.len() > 1 && (counts[0] - counts[1]) as u64 > budget - done {
-                    break;
-                }
-            }
+        if root.is_some_and(|root| playouts.settled(nodes[root].edges.iter().map(|e| e.visits))) {
+            break;
         }
     }
     let edges = root
@@ -1208,7 +1187,7 @@ pub fn ismcts(
             nodes[root].edges.iter().map(|e| (e.action, e.visits, e.total, e.bias)).collect()
         })
         .unwrap_or_default();
-    Searched { edges, iterations: done, nodes: nodes.len() }
+    Searched { edges, iterations: playouts.done(), nodes: nodes.len() }
 }
 
 #[cfg(test)]
