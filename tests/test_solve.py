@@ -17,7 +17,15 @@ from patience import record
 from patience.cli import main
 from patience.engine import Game
 from patience.games import GAMES
-from patience.solve import SOLVER_VERSIONS, Solution, search, solve, solver_version
+from patience.moves import Move
+from patience.solve import (
+    SOLVER_VERSIONS,
+    Solution,
+    SolverError,
+    search,
+    solve,
+    solver_version,
+)
 from patience.solve.klondike import KlondikeAdapter
 
 SUITS = "cdhs"
@@ -155,6 +163,29 @@ def test_solving_continues_a_game_and_keeps_its_history() -> None:
     assert solution.result == "won"
     game.replay_moves(solution.moves)
     assert game.outcome().result == "won"
+
+
+@pytest.mark.parametrize("engine", ["core", "python"])
+@pytest.mark.parametrize(
+    ("cut", "error"), [(1, "do not win"), (2, "does not replay")], ids=["short", "illegal"]
+)
+def test_a_win_that_does_not_replay_is_never_returned(
+    engine: str, cut: int, error: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every `won` is replayed through a copy of the game before solve returns it: a search
+    # that claims a win with moves that stop short, or that the engine refuses, is an error.
+    game = patience.new("klondike", deal=3, draw=3)
+    won = solve(game, nodes=50_000, engine=engine)
+    assert won.result == "won"
+    moves = won.moves[:-1] if cut == 1 else [Move.cards("t1", "t1", 1), *won.moves]
+    if engine == "core":
+        faked = ("won", moves, won.nodes, won.seconds, "", 0)
+        monkeypatch.setattr(solve_module.core, "solve", lambda *args, **kwargs: faked)
+    else:
+        result = search.SearchResult(search.Verdict.WON, moves, won.nodes, won.seconds, "")
+        monkeypatch.setattr(solve_module, "solver_search", lambda *args, **kwargs: result)
+    with pytest.raises(SolverError, match=error):
+        solve(game, nodes=50_000, engine=engine)
 
 
 DATA = Path(__file__).parent / "data"
