@@ -240,6 +240,33 @@ def small_spider_position(rules: Any, rng: random.Random, removed: int, stock: i
     return SpiderState(piles=piles, down=down)
 
 
+@pytest.mark.parametrize(("removed", "stock"), [(7, 4), (3, 54), (6, 14)])
+def test_the_core_deals_onto_a_space_only_when_fewer_than_ten_cards_are_out(
+    removed: int, stock: int
+) -> None:
+    """RULES.md, Spider: a deal needs every pile filled, unless the tableau holds fewer than
+    ten cards in all. With t10 empty, the deal is a move with 9 cards out and not with 11 or
+    12, in the core as in the engine (random walks seldom reach the edge; 10 cannot happen:
+    the suits left hold a multiple of 13 cards, the stock 4, 14, ... or 54)."""
+    from patience.cards import Card
+    from patience.games.spider import FOUNDATIONS, SUITS_IN_PLAY, TABLEAU, SpiderState
+
+    rules = patience.new("spider", deal=1, suits=1).rules
+    spades = SUITS_IN_PLAY[1][0]
+    groups = [[Card.make(rank, spades, copy) for rank in range(13, 0, -1)] for copy in range(8)]
+    piles: dict[str, list[Card]] = {name: [] for name in rules.pile_names}
+    down = dict.fromkeys(rules.pile_names, 0)
+    for name, group in zip(FOUNDATIONS, groups[:removed], strict=False):
+        piles[name] = group
+    rest = [card for group in groups[removed:] for card in group]
+    piles["stock"], down["stock"] = rest[:stock], stock
+    for at, card in enumerate(rest[stock:]):
+        piles[TABLEAU[at % 9]].append(card)
+    state = SpiderState(piles=piles, down=down)
+    moves = {move.text() for move in compare_moves(rules, state)}
+    assert ("stock" in moves) == (len(rest) - stock < 10)
+
+
 @pytest.mark.parametrize("config", GENERIC_ONLY, ids=config_id)
 def test_the_core_wins_small_spider_positions_with_auto_remove_off(
     config: tuple[str, dict[str, Any]],
