@@ -137,6 +137,19 @@ def test_the_beam_keeps_width_positions_and_later_tries_widen_it() -> None:
     assert (found.result, names(found.moves)) == ("won", ["Z", WIN])
 
 
+def test_a_full_stage_table_ends_the_stage() -> None:
+    # R's stage holds A and B; only A's child X enters the next stage, and X wins. With room
+    # for two positions (R and A) the table is full when B comes: the stage ends there, as in
+    # the core, before A is expanded, so no stage follows.
+    graph = Graph(
+        {"R": ["A", "B"], "A": ["X"], "X": [WIN]}, {"A": 2, "B": 1}, {"R": 1, "A": 1, "B": 1}
+    )
+    found = staged(graph, "R", Budget())
+    assert (found.result, names(found.moves)) == ("won", ["A", "X", WIN])
+    full = staged(graph, "R", Budget(max_states=2))
+    assert (full.result, full.why) == ("unknown", "the staged search found no win")
+
+
 def test_the_staged_search_never_says_unwinnable() -> None:
     graph = Graph({"R": ["A"], "A": ["B"], "B": []})
     found = staged(graph, "R", Budget())

@@ -1431,12 +1431,16 @@ mod tests {
 
     /// Nodes are names; a step is the child's name. `inner` lists the positions a step passes
     /// through (by name), `layouts` the nodes that share a layout with another (as a Klondike
-    /// position shares its layout with the positions its stock turns pass).
+    /// position shares its layout with the positions its stock turns pass); `scores` and
+    /// `stages` default to 0, and `tries` are the staged search's.
     #[derive(Default)]
     struct Graph {
         edges: HashMap<&'static str, Vec<&'static str>>,
         inner: HashMap<(&'static str, &'static str), Vec<&'static str>>,
         layouts: HashMap<&'static str, &'static str>,
+        scores: HashMap<&'static str, f64>,
+        stages: HashMap<&'static str, i64>,
+        tries: Vec<(usize, u64)>,
     }
 
     fn key(name: &str) -> Key {
@@ -1470,6 +1474,15 @@ mod tests {
         }
         fn won(&self, node: &&'static str) -> bool {
             *node == WIN
+        }
+        fn score(&self, node: &&'static str) -> f64 {
+            self.scores.get(node).copied().unwrap_or(0.0)
+        }
+        fn stage(&self, node: &&'static str) -> i64 {
+            self.stages.get(node).copied().unwrap_or(0)
+        }
+        fn staged_tries(&self) -> &[(usize, u64)] {
+            &self.tries
         }
         fn steps(&self, node: &&'static str, _dominance: bool, out: &mut Vec<Child<Self>>) {
             let children = self.edges.get(node).map(Vec::as_slice).unwrap_or(&[]);
@@ -1517,5 +1530,27 @@ mod tests {
         assert_eq!(search(&graph, &[]).verdict, Verdict::Won);
         let found = search(&graph, &["H"]);
         assert_eq!((found.verdict, found.why), (Verdict::Unknown, HISTORY_ONLY));
+    }
+
+    /// A stage whose table is full ends there: the candidates so far start the next stage
+    /// (the Python `staged` does the same).
+    #[test]
+    fn a_full_stage_table_ends_the_stage() {
+        // R's stage holds A and B; only A's child X enters the next stage, and X wins. With
+        // room for two positions (R and A) the table is full when B comes, before A is
+        // expanded, so no stage follows.
+        let mut graph = Graph::new(&[("R", &["A", "B"]), ("A", &["X"]), ("X", &[WIN])]);
+        graph.scores = HashMap::from([("A", 2.0), ("B", 1.0)]);
+        graph.stages = HashMap::from([("R", 1), ("A", 1), ("B", 1)]);
+        graph.tries = vec![(1, 10)];
+        let staged_with = |max_states: usize| {
+            let budget = Budget { seconds: None, nodes: Some(1_000), max_states, cpu_time: false };
+            staged(&graph, &"R", budget, &[], &mut || false)
+        };
+        let found = staged_with(1_000);
+        assert_eq!(found.verdict, Verdict::Won, "{}", found.why);
+        assert_eq!(names(&found.moves), ["A", "X", WIN]);
+        let full = staged_with(2);
+        assert_eq!((full.verdict, full.why), (Verdict::Unknown, "the staged search found no win"));
     }
 }

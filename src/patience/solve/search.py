@@ -466,7 +466,10 @@ def staged(
             entered: set[Hashable] = set()
             limit = stage_nodes * len(starts)
             expanded = 0
-            while queue and expanded < limit:
+            # A full table ends the stage (as in the core): the candidates so far start the
+            # next one.
+            full = False
+            while queue and expanded < limit and not full:
                 _, _, record = heapq.heappop(queue)
                 why = meter.expand()
                 if why is not None:
@@ -493,6 +496,7 @@ def staged(
                     if old is not None and old <= worse:
                         continue
                     if len(seen) >= budget.max_states:
+                        full = True
                         break
                     seen[canon] = worse
                     heapq.heappush(queue, (-adapter.score(child), len(seen), reached))
