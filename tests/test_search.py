@@ -27,7 +27,9 @@ WIN = "W"
 class Graph(Adapter[str, str]):
     """Nodes are names; a step is the child's name. ``stages`` and ``scores`` default to 0;
     ``inner`` names the positions a step passes through, ``layouts`` the nodes that share a
-    layout with another (as a Klondike position does with those its stock turns pass)."""
+    layout with another (as a Klondike position does with those its stock turns pass),
+    ``canons`` the nodes that share a canonical key with another, and ``worse`` their counters
+    (0 by default: passes used through the stock, say)."""
 
     def __init__(
         self,
@@ -37,6 +39,8 @@ class Graph(Adapter[str, str]):
         tries: tuple[tuple[int, int], ...] = ((1, 10),),
         inner: Mapping[tuple[str, str], list[str]] | None = None,
         layouts: Mapping[str, str] | None = None,
+        canons: Mapping[str, str] | None = None,
+        worse: Mapping[str, int] | None = None,
     ) -> None:
         self.edges = edges
         self.scores = scores or {}
@@ -45,9 +49,14 @@ class Graph(Adapter[str, str]):
         self.beam_tries = ((1, 2, 10),)
         self.inner = inner or {}
         self.layouts = layouts or {}
+        self.canons = canons or {}
+        self.counters = worse or {}
 
     def canonical(self, node: str) -> Hashable:
-        return node
+        return self.canons.get(node, node)
+
+    def worse(self, node: str) -> int:
+        return self.counters.get(node, 0)
 
     def path_key(self, node: str) -> Hashable:
         return node
@@ -148,6 +157,17 @@ def test_a_full_stage_table_ends_the_stage() -> None:
     assert (found.result, names(found.moves)) == ("won", ["A", "X", WIN])
     full = staged(graph, "R", Budget(max_states=2))
     assert (full.result, full.why) == ("unknown", "the staged search found no win")
+
+
+def test_a_state_met_again_with_a_smaller_counter_is_searched_again_after_the_first() -> None:
+    # A2 and A1 are one state (canonical key A), reached with 2 and 1 passes used: A1 goes
+    # into the stage's queue after A2 (ties go to the order of reaching), as in the core,
+    # whose queue counts every push.
+    graph = Graph(
+        {"R": ["A2", "A1"], "A1": [WIN]}, canons={"A1": "A", "A2": "A"}, worse={"A2": 2, "A1": 1}
+    )
+    found = staged(graph, "R", Budget(nodes=100))
+    assert (found.result, names(found.moves), found.nodes) == ("won", ["A1", WIN], 3)
 
 
 def test_the_staged_search_never_says_unwinnable() -> None:

@@ -1431,8 +1431,9 @@ mod tests {
 
     /// Nodes are names; a step is the child's name. `inner` lists the positions a step passes
     /// through (by name), `layouts` the nodes that share a layout with another (as a Klondike
-    /// position shares its layout with the positions its stock turns pass); `scores` and
-    /// `stages` default to 0, and `tries` are the staged search's.
+    /// position shares its layout with the positions its stock turns pass), `canons` the
+    /// nodes that share a canonical key with another and `counters` their "worse" counters;
+    /// `scores`, `stages` and counters default to 0, and `tries` are the staged search's.
     #[derive(Default)]
     struct Graph {
         edges: HashMap<&'static str, Vec<&'static str>>,
@@ -1441,6 +1442,8 @@ mod tests {
         scores: HashMap<&'static str, f64>,
         stages: HashMap<&'static str, i64>,
         tries: Vec<(usize, u64)>,
+        canons: HashMap<&'static str, &'static str>,
+        counters: HashMap<&'static str, u32>,
     }
 
     fn key(name: &str) -> Key {
@@ -1460,7 +1463,10 @@ mod tests {
         nodes_kept_whole!(&'static str);
 
         fn canonical(&self, node: &&'static str) -> Key {
-            key(node)
+            key(self.canons.get(node).unwrap_or(node))
+        }
+        fn worse(&self, node: &&'static str) -> u32 {
+            self.counters.get(node).copied().unwrap_or(0)
         }
         fn path_key(&self, node: &&'static str) -> Key {
             key(node)
@@ -1552,5 +1558,20 @@ mod tests {
         assert_eq!(names(&found.moves), ["A", "X", WIN]);
         let full = staged_with(2);
         assert_eq!((full.verdict, full.why), (Verdict::Unknown, "the staged search found no win"));
+    }
+
+    /// A state met again with a smaller counter goes into the stage's queue again, after the
+    /// first (ties go to the order of reaching; the Python `staged` numbers its pushes the
+    /// same way).
+    #[test]
+    fn a_state_met_again_with_a_smaller_counter_is_searched_again_after_the_first() {
+        let mut graph = Graph::new(&[("R", &["A2", "A1"]), ("A1", &[WIN])]);
+        graph.canons = HashMap::from([("A1", "A"), ("A2", "A")]);
+        graph.counters = HashMap::from([("A2", 2), ("A1", 1)]);
+        graph.tries = vec![(1, 10)];
+        let budget = Budget { seconds: None, nodes: Some(100), max_states: 1_000, cpu_time: false };
+        let found = staged(&graph, &"R", budget, &[], &mut || false);
+        assert_eq!(found.verdict, Verdict::Won, "{}", found.why);
+        assert_eq!((names(&found.moves), found.nodes), (vec!["A1".to_string(), WIN.into()], 3));
     }
 }

@@ -469,6 +469,9 @@ def staged(
             # A full table ends the stage (as in the core): the candidates so far start the
             # next one.
             full = False
+            # Every push gets the next number, the ties' order (a state met again with a
+            # smaller counter is pushed again: the table's size would repeat a number).
+            pushed = len(queue)
             while queue and expanded < limit and not full:
                 _, _, record = heapq.heappop(queue)
                 why = meter.expand()
@@ -499,7 +502,8 @@ def staged(
                         full = True
                         break
                     seen[canon] = worse
-                    heapq.heappush(queue, (-adapter.score(child), len(seen), reached))
+                    pushed += 1
+                    heapq.heappush(queue, (-adapter.score(child), pushed, reached))
             candidates.sort()
             starts = [record for _, _, record in candidates[:width]]
     return result(Verdict.UNKNOWN, "the staged search found no win")
