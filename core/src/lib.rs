@@ -15,6 +15,8 @@ pub mod moves;
 pub mod napoleon;
 pub mod options;
 pub mod search;
+#[cfg(test)]
+mod search_cases;
 pub mod spider;
 pub mod table;
 #[cfg(test)]

@@ -876,13 +876,19 @@ impl PartialOrd for Ranked {
 impl Ord for Ranked {
     fn cmp(&self, other: &Self) -> Ordering {
         // The greatest first: the best score, then the smallest order.
-        self.score.total_cmp(&other.score).then_with(|| other.order.cmp(&self.order))
+        by_score(self.score, other.score).then_with(|| other.order.cmp(&self.order))
     }
+}
+
+/// Scores in increasing order, as Python compares them: `f64::total_cmp`, but with -0.0 equal
+/// to 0.0 (a tie, left to the order of reaching).
+fn by_score(a: f64, b: f64) -> Ordering {
+    (a + 0.0).total_cmp(&(b + 0.0))
 }
 
 /// The staged search's queue: the best score first, then the earliest reached. Entries come in
 /// increasing order of reaching, so a first-in first-out list per score, the scores in a map by
-/// [`f64::total_cmp`]'s order, pops exactly what a heap of [`Ranked`] would, without comparing
+/// [`by_score`]'s order, pops exactly what a heap of [`Ranked`] would, without comparing
 /// entries: the heap's sifting through a million entries missed the cache at every level.
 #[derive(Default)]
 struct ScoreQueue {
@@ -891,9 +897,10 @@ struct ScoreQueue {
 }
 
 impl ScoreQueue {
-    /// `score` as an integer in the order of `f64::total_cmp` (the same bit flip it makes).
+    /// `score` as an integer in the order of [`by_score`] (the bit flip `f64::total_cmp`
+    /// makes, -0.0 made 0.0 first).
     fn rank(score: f64) -> i64 {
-        let bits = score.to_bits() as i64;
+        let bits = (score + 0.0).to_bits() as i64;
         bits ^ ((((bits >> 63) as u64) >> 1) as i64)
     }
 
@@ -1115,7 +1122,7 @@ struct Scored<A: Adapter> {
 
 /// Sort best first: by score descending, then by order of reaching.
 fn sort_scored<A: Adapter>(entries: &mut [Scored<A>]) {
-    entries.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.order.cmp(&b.order)));
+    entries.sort_by(|a, b| by_score(b.score, a.score).then_with(|| a.order.cmp(&b.order)));
 }
 
 /// The engine moves from the root to `last` (see [`checked_line`]).
@@ -1263,7 +1270,7 @@ pub fn staged_beam<A: Adapter>(
                 // The `beam` best (score, then order of reaching: a total order), found without
                 // moving the children: only those kept become records.
                 let best_first = |a: &(f64, usize), b: &(f64, usize)| {
-                    b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+                    by_score(b.0, a.0).then_with(|| a.1.cmp(&b.1))
                 };
                 if keys.len() > beam {
                     keys.select_nth_unstable_by(beam - 1, best_first);

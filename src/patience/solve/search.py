@@ -316,7 +316,8 @@ def depth_first(
     restart = 0
     # Restarts keep the table, so they need it.
     run_nodes = adapter.restart_nodes if table else None
-    next_restart = (adapter.first_run_nodes or run_nodes) if run_nodes is not None else None
+    first_run = adapter.first_run_nodes
+    next_restart = None if run_nodes is None else run_nodes if first_run is None else first_run
 
     def push(node: N, canon: Hashable, old: int | None) -> None:
         frame: _Frame[N, T] = _Frame(
