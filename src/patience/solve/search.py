@@ -33,7 +33,7 @@ import enum
 import heapq
 import time
 import zlib
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Generic, TypeVar
@@ -430,6 +430,50 @@ class _Record(Generic[N, T]):
         self.step = step
 
 
+class _Stage(Generic[N, T]):
+    """What both staged searches do with the children of a position of a stage: a child that
+    is a position of the game's history is left out, a winning child ends the search when its
+    line is one the engine plays (``win``), a child entering another stage is set aside as a
+    candidate to start it (one per canonical key), and the others are handed back to be
+    searched within the stage."""
+
+    def __init__(self, adapter: Adapter[N, T], root: N, forbidden: set[Hashable]) -> None:
+        self.adapter = adapter
+        self.root = root
+        self.forbidden = forbidden
+        self.candidates: list[tuple[float, int, _Record[N, T]]] = []
+        self.entered: set[Hashable] = set()
+        self.win: list[Move] | None = None
+
+    def children(self, record: _Record[N, T]) -> Iterator[tuple[Hashable, _Record[N, T]]]:
+        """The children of ``record`` that stay in its stage, with their canonical keys (none
+        after a win)."""
+        adapter = self.adapter
+        here = adapter.stage(record.node)
+        for step, child in adapter.steps(record.node, True):
+            if adapter.path_key(child) in self.forbidden:
+                continue
+            reached = _Record(child, record, step)
+            if adapter.won(child):
+                self.win = _line(adapter, self.root, reached, self.forbidden)
+                if self.win is not None:
+                    return
+                continue
+            canon = adapter.canonical(child)
+            if adapter.stage(child) != here:
+                if canon not in self.entered:
+                    self.entered.add(canon)
+                    score = -adapter.score(child)
+                    self.candidates.append((score, len(self.candidates), reached))
+                continue
+            yield canon, reached
+
+    def starts(self, width: int) -> list[_Record[N, T]]:
+        """The ``width`` best candidates (by score, then in the order they were reached)."""
+        self.candidates.sort()
+        return [record for _, _, record in self.candidates[:width]]
+
+
 def staged(
     adapter: Adapter[N, T], root: N, budget: Budget, history: Sequence[N] = ()
 ) -> SearchResult:
@@ -463,8 +507,7 @@ def staged(
                 seen[adapter.canonical(start.node)] = adapter.worse(start.node)
                 queue.append((-adapter.score(start.node), len(queue), start))
             heapq.heapify(queue)
-            candidates: list[tuple[float, int, _Record[N, T]]] = []
-            entered: set[Hashable] = set()
+            stage = _Stage(adapter, root, forbidden)
             limit = stage_nodes * len(starts)
             expanded = 0
             # A full table ends the stage (as in the core): the candidates so far start the
@@ -479,23 +522,8 @@ def staged(
                 if why is not None:
                     return result(Verdict.UNKNOWN, why)
                 expanded += 1
-                here = adapter.stage(record.node)
-                for step, child in adapter.steps(record.node, True):
-                    if adapter.path_key(child) in forbidden:
-                        continue
-                    reached = _Record(child, record, step)
-                    if adapter.won(child):
-                        moves = _line(adapter, root, reached, forbidden)
-                        if moves is not None:
-                            return result(Verdict.WON, moves=moves)
-                        continue
-                    canon = adapter.canonical(child)
-                    if adapter.stage(child) != here:
-                        if canon not in entered:
-                            entered.add(canon)
-                            candidates.append((-adapter.score(child), len(candidates), reached))
-                        continue
-                    worse = adapter.worse(child)
+                for canon, reached in stage.children(record):
+                    worse = adapter.worse(reached.node)
                     old = seen.get(canon)
                     if old is not None and old <= worse:
                         continue
@@ -504,9 +532,10 @@ def staged(
                         break
                     seen[canon] = worse
                     pushed += 1
-                    heapq.heappush(queue, (-adapter.score(child), pushed, reached))
-            candidates.sort()
-            starts = [record for _, _, record in candidates[:width]]
+                    heapq.heappush(queue, (-adapter.score(reached.node), pushed, reached))
+                if stage.win is not None:
+                    return result(Verdict.WON, moves=stage.win)
+            starts = stage.starts(width)
     return result(Verdict.UNKNOWN, "the staged search found no win")
 
 
@@ -566,8 +595,7 @@ def staged_beam(
             layer = starts
             best = max(adapter.score(start.node) for start in starts)
             best_level = 0
-            candidates: list[tuple[float, int, _Record[N, T]]] = []
-            entered: set[Hashable] = set()
+            stage = _Stage(adapter, root, forbidden)
             for level in range(depth):
                 if level - best_level > adapter.beam_patience or len(seen) >= budget.max_states:
                     break
@@ -576,28 +604,15 @@ def staged_beam(
                     why = meter.expand()
                     if why is not None:
                         return result(Verdict.UNKNOWN, why)
-                    here = adapter.stage(record.node)
-                    for step, child in adapter.steps(record.node, True):
-                        if adapter.path_key(child) in forbidden:
-                            continue
-                        reached = _Record(child, record, step)
-                        if adapter.won(child):
-                            moves = _line(adapter, root, reached, forbidden)
-                            if moves is not None:
-                                return result(Verdict.WON, moves=moves)
-                            continue
-                        canon = adapter.canonical(child)
-                        if adapter.stage(child) != here:
-                            if canon not in entered:
-                                entered.add(canon)
-                                candidates.append((-adapter.score(child), len(candidates), reached))
-                            continue
-                        worse = adapter.worse(child)
+                    for canon, reached in stage.children(record):
+                        worse = adapter.worse(reached.node)
                         old = seen.get(canon)
                         if old is not None and old <= worse:
                             continue
                         seen[canon] = worse
-                        children.append((-adapter.score(child), len(children), reached))
+                        children.append((-adapter.score(reached.node), len(children), reached))
+                    if stage.win is not None:
+                        return result(Verdict.WON, moves=stage.win)
                 if not children:
                     break
                 children.sort()
@@ -605,8 +620,7 @@ def staged_beam(
                     best = -children[0][0]
                     best_level = level
                 layer = [record for _, _, record in children[:beam]]
-            candidates.sort()
-            starts = [record for _, _, record in candidates[:width]]
+            starts = stage.starts(width)
     return result(Verdict.UNKNOWN, "the staged beam found no win")
 
 
