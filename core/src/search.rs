@@ -556,7 +556,7 @@ pub fn depth_first_carried<A: Adapter>(
             // Go on from an earlier search's proved losses, as after a restart.
             seen = kept;
             restart = carried.restart + 1;
-            run_nodes = carried.run_nodes.map(|run| run * 2);
+            run_nodes = carried.run_nodes.map(|run| run.saturating_mul(2));
             next_restart = run_nodes;
         }
     }
@@ -780,8 +780,8 @@ pub fn depth_first_carried<A: Adapter>(
                         spare.keep(frame);
                     }
                     restart += 1;
-                    run_nodes = Some(run * 2);
-                    next_restart = Some(meter.nodes + run * 2);
+                    run_nodes = Some(run.saturating_mul(2));
+                    next_restart = Some(meter.nodes.saturating_add(run.saturating_mul(2)));
                     restarted = true;
                     break;
                 }
@@ -802,8 +802,8 @@ pub fn depth_first_carried<A: Adapter>(
                     seen = Table::new();
                     restart += 1;
                     let run = run_nodes.expect("restarts");
-                    run_nodes = Some(run * 2);
-                    next_restart = Some(meter.nodes + run * 2);
+                    run_nodes = Some(run.saturating_mul(2));
+                    next_restart = Some(meter.nodes.saturating_add(run.saturating_mul(2)));
                     restarted = true;
                     break;
                 }
