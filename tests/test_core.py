@@ -11,11 +11,12 @@ equals the Python searches'.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patience
@@ -295,6 +296,100 @@ def test_the_core_refuses_a_position_it_cannot_hold_with_a_clear_error() -> None
         _core.candidate_moves("nonsense", [], (piles, down, extra))
     with pytest.raises(ValueError, match="draw is 1 or 3"):
         _core.candidate_moves("klondike", [("draw", "2")], core.encode(game.rules, game.state))
+
+
+def corrupted(parts: Any, changes: list[tuple[int, int, int, int]]) -> Any:
+    """``parts`` with each change made in turn: a card moved to another pile, copied over
+    another, dropped or given a number past the pack; a face-down count past its pile; an extra
+    number off; a pile, a count or an extra number too few or too many; a pile shuffled."""
+    piles, down, extra = [list(pile) for pile in parts[0]], list(parts[1]), list(parts[2])
+    for kind, a, b, c in changes:
+        filled = [index for index, pile in enumerate(piles) if pile]
+        if kind == 0 and filled:
+            source = filled[a % len(filled)]
+            piles[b % len(piles)].append(piles[source].pop())
+        elif kind == 1 and filled:
+            source, target = filled[a % len(filled)], filled[b % len(filled)]
+            piles[target][c % len(piles[target])] = piles[source][c % len(piles[source])]
+        elif kind == 2 and filled:
+            pile = piles[filled[a % len(filled)]]
+            pile.pop(b % len(pile))
+        elif kind == 3 and filled:
+            pile = piles[filled[a % len(filled)]]
+            pile[b % len(pile)] = (52, 103, 104, 255)[c % 4]
+        elif kind == 4 and down:
+            index = a % len(down)
+            size = len(piles[index]) if index < len(piles) else 0
+            down[index] = (size, size + 1, size + 50, 255)[b % 4]
+        elif kind == 5 and extra:
+            extra[a % len(extra)] = (0, 1, 3, 255, 65_535, 2**31 - 1)[b % 6]
+        elif kind == 6:
+            piles, down, extra = (piles[:-1], down, extra) if a % 2 else (piles, down[:-1], extra)
+        elif kind == 7:
+            extra = [*extra, b % 5] if a % 2 else extra[:-1]
+        elif kind == 8 and filled:
+            random.Random(b).shuffle(piles[filled[a % len(filled)]])
+    return piles, down, extra
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+@settings(max_examples=100)
+@given(
+    deal=st.integers(min_value=0, max_value=2**53 - 1),
+    choices=st.lists(st.integers(min_value=0, max_value=1 << 30), max_size=60),
+    changes=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=8),
+            st.integers(min_value=0, max_value=1 << 30),
+            st.integers(min_value=0, max_value=1 << 30),
+            st.integers(min_value=0, max_value=1 << 30),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_the_core_answers_a_corrupted_position_or_says_what_is_wrong(
+    config: tuple[str, dict[str, Any]], deal: int, choices: list[int], changes: Any
+) -> None:
+    # Never the "internal error" of a panic caught at the border: a position the core cannot
+    # hold is refused by name (ValueError), a number no pile could hold by Python's conversion
+    # (OverflowError).
+    game_name, options = config
+    game = patience.new(game_name, deal=deal, **options)
+    state = game.state
+    for choice in choices:
+        if game.rules.finished(state) is not None:
+            break
+        moves = game.rules.candidate_moves(state)
+        if not moves:
+            break
+        state, _ = game.rules.perform(state, moves[choice % len(moves)])
+    parts = corrupted(core.encode(game.rules, state), changes)
+    pairs = core.options_pairs(game.rules)
+    calls = [
+        lambda: _core.solve(game_name, pairs, parts, [], None, 200, 10_000, False),
+        lambda: _core.candidate_moves(game_name, pairs, parts),
+        lambda: _core.steps(game_name, pairs, parts, True),
+        lambda: _core.keys(game_name, pairs, parts),
+    ]
+    for call in calls:
+        with contextlib.suppress(ValueError, OverflowError):
+            call()
+
+
+def test_the_core_refuses_a_klondike_pile_that_is_no_built_run() -> None:
+    # The engine refuses such a position; the core's steps move face-up runs by their length
+    # and panicked on one (found by the corrupted positions above).
+    game = patience.new("klondike", deal=1)
+    piles, down, extra = core.encode(game.rules, game.state)
+    options = core.options_pairs(game.rules)
+    piles[12].append(piles[11].pop())  # t6's top onto t7's: no build
+    with pytest.raises(ValueError, match="face-up cards of t7 do not form a built run"):
+        _core.steps("klondike", options, (piles, [*down[:11], 4, 6], extra), True)
+    piles, down, extra = core.encode(game.rules, game.state)
+    down[6] = 3  # t1 holds one card
+    with pytest.raises(ValueError, match="t1 holds 1 cards, fewer than 3 face down"):
+        _core.keys("klondike", options, (piles, down, extra))
 
 
 def test_the_core_refuses_a_canfield_position_the_engine_would_refuse() -> None:

@@ -1670,8 +1670,22 @@ impl Klondike {
         for index in 0..7 {
             let pile = &parts.piles[T0 as usize + index];
             let down = parts.down[T0 as usize + index] as usize;
-            if !pile.is_empty() && down >= pile.len() {
+            if down > pile.len() {
+                let (name, size) = (PILES[index + 6], pile.len());
+                return Err(format!("{name} holds {size} cards, fewer than {down} face down"));
+            }
+            if !pile.is_empty() && down == pile.len() {
                 return Err(format!("the top card of {} must be face up", PILES[index + 6]));
+            }
+            // The steps move and switch face-up runs by their length (as the engine, which
+            // refuses such a position too).
+            let built =
+                |pair: &[u8]| rank(pair[1]) + 1 == rank(pair[0]) && red(pair[1]) != red(pair[0]);
+            if !pile[down..].windows(2).all(built) {
+                return Err(format!(
+                    "the face-up cards of {} do not form a built run",
+                    PILES[index + 6]
+                ));
             }
             node.cards[at..at + pile.len()].copy_from_slice(pile);
             at += pile.len();
