@@ -19,8 +19,13 @@ use crate::options::Options;
 use crate::search::{solver_search, Adapter, Budget, INTERRUPTED};
 use crate::spider::Spider;
 
-/// A state as Python passes it: piles (card numbers, bottom first), face-down counts, extras.
+/// A state as the core hands it to Python: piles (card numbers, bottom first), face-down
+/// counts, extras.
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
+
+/// A state as Python passes it in: the same, in numbers wide enough that one out of range is
+/// refused by [`parts`] with a message, not by the conversion.
+type PyPartsIn = (Vec<Vec<i64>>, Vec<i64>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
 const GAMES: &[&str] = &[
@@ -32,8 +37,19 @@ const GAMES: &[&str] = &[
     Spider::NAME,
 ];
 
-fn parts(state: PyParts) -> Parts {
-    Parts { piles: state.0, down: state.1, extra: state.2 }
+fn parts(state: PyPartsIn) -> Result<Parts, String> {
+    let card =
+        |number: i64| u8::try_from(number).map_err(|_| format!("{number} is no card number"));
+    let piles = state
+        .0
+        .into_iter()
+        .map(|pile| pile.into_iter().map(card).collect::<Result<Vec<u8>, String>>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let count = |number: i64| {
+        u32::try_from(number).map_err(|_| format!("{number} is no count of face-down cards"))
+    };
+    let down = state.1.into_iter().map(count).collect::<Result<Vec<u32>, String>>()?;
+    Ok(Parts { piles, down, extra: state.2 })
 }
 
 fn py_parts(state: Parts) -> PyParts {
@@ -103,8 +119,8 @@ type Answer = (String, Vec<String>, u64, f64, String, usize);
 fn solve_with<G>(
     py: Python<'_>,
     rules: G,
-    root: PyParts,
-    history: Vec<PyParts>,
+    root: PyPartsIn,
+    history: Vec<PyPartsIn>,
     budget: Budget,
     dominance: bool,
     table: bool,
@@ -116,10 +132,10 @@ where
 {
     let mut rules = rules;
     rules.set_search(dominance, !history.is_empty());
-    let root = rules.node(&parts(root)).map_err(PyValueError::new_err)?;
+    let root = parts(root).and_then(|root| rules.node(&root)).map_err(PyValueError::new_err)?;
     let history = history
         .into_iter()
-        .map(|state| rules.node(&parts(state)))
+        .map(|state| parts(state).and_then(|state| rules.node(&state)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(PyValueError::new_err)?;
     let (found, pending) = py.allow_threads(move || {
@@ -162,8 +178,8 @@ fn solve(
     py: Python<'_>,
     game: &str,
     options: Vec<(String, String)>,
-    root: PyParts,
-    history: Vec<PyParts>,
+    root: PyPartsIn,
+    history: Vec<PyPartsIn>,
     seconds: Option<f64>,
     nodes: Option<u64>,
     max_states: usize,
@@ -184,11 +200,12 @@ fn solve(
 fn candidate_moves(
     game: &str,
     options: Vec<(String, String)>,
-    state: PyParts,
+    state: PyPartsIn,
 ) -> PyResult<Vec<String>> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node = rules.node(&parts(state)).map_err(PyValueError::new_err)?;
+            let node =
+                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
             Ok(rules.candidates(&node).iter().map(ToString::to_string).collect())
         })
     })
@@ -199,12 +216,13 @@ fn candidate_moves(
 fn apply(
     game: &str,
     options: Vec<(String, String)>,
-    state: PyParts,
+    state: PyPartsIn,
     index: usize,
 ) -> PyResult<(PyParts, Vec<String>)> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node = rules.node(&parts(state)).map_err(PyValueError::new_err)?;
+            let node =
+                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
             let moves = rules.candidates(&node);
             let mv = moves.get(index).ok_or_else(|| {
                 PyValueError::new_err(format!("there are {} candidate moves", moves.len()))
@@ -221,12 +239,13 @@ fn apply(
 fn steps(
     game: &str,
     options: Vec<(String, String)>,
-    state: PyParts,
+    state: PyPartsIn,
     dominance: bool,
 ) -> PyResult<Vec<(Vec<String>, PyParts)>> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node = rules.node(&parts(state)).map_err(PyValueError::new_err)?;
+            let node =
+                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
             let mut children = Vec::new();
             rules.steps(&node, dominance, &mut children);
             Ok(children
@@ -246,11 +265,12 @@ fn steps(
 fn keys(
     game: &str,
     options: Vec<(String, String)>,
-    state: PyParts,
+    state: PyPartsIn,
 ) -> PyResult<(u128, u128, bool)> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node = rules.node(&parts(state)).map_err(PyValueError::new_err)?;
+            let node =
+                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
             Ok((rules.canonical(&node), rules.path_key(&node), rules.won(&node)))
         })
     })
