@@ -39,7 +39,14 @@ class HoldingPicker:
             return RANDOM_DEAL
         if self.die:
             os._exit(1)
-        (self.marks / "searching").write_text(str(os.getpid()))
+        self._mark("searching", str(os.getpid()))
         total = sum(range(self.size))
-        (self.marks / "searched").write_text(str(total))
+        self._mark("searched", str(total))
         return FOUND_DEAL
+
+    def _mark(self, name: str, text: str) -> None:
+        # Written whole, then named: a test that sees the mark reads all of it (written in
+        # place, the file could be seen empty, before its text).
+        draft = self.marks / f"{name}.draft"
+        draft.write_text(text)
+        os.replace(draft, self.marks / name)
