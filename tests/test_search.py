@@ -4,7 +4,7 @@ solver_search hands the depth-first search what is left."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -20,16 +20,15 @@ from patience.solve.search import (
     staged,
     staged_beam,
 )
+from search_graphs import WIN, CaseGraph
 
-WIN = "W"
 
-
-class Graph(Adapter[str, str]):
-    """Nodes are names; a step is the child's name. ``stages`` and ``scores`` default to 0;
-    ``inner`` names the positions a step passes through, ``layouts`` the nodes that share a
-    layout with another (as a Klondike position does with those its stock turns pass),
-    ``canons`` the nodes that share a canonical key with another, and ``worse`` their counters
-    (0 by default: passes used through the stock, say)."""
+class Graph(CaseGraph):
+    """The searches' graph adapter (tests/search_graphs.py) made from arguments: ``stages`` and
+    ``scores`` default to 0; ``inner`` names the positions a step passes through, ``layouts``
+    the nodes that share a layout with another (as a Klondike position does with those its
+    stock turns pass), ``canons`` the nodes that share a canonical key with another, and
+    ``worse`` their counters (0 by default: passes used through the stock, say)."""
 
     def __init__(
         self,
@@ -42,45 +41,16 @@ class Graph(Adapter[str, str]):
         canons: Mapping[str, str] | None = None,
         worse: Mapping[str, int] | None = None,
     ) -> None:
+        super().__init__()
         self.edges = edges
-        self.scores = scores or {}
-        self.stages = stages or {}
+        self.scores = dict(scores or {})
+        self.stages = dict(stages or {})
         self.staged_tries = tries
         self.beam_tries = ((1, 2, 10),)
-        self.inner = inner or {}
-        self.layouts = layouts or {}
-        self.canons = canons or {}
-        self.counters = worse or {}
-
-    def canonical(self, node: str) -> Hashable:
-        return self.canons.get(node, node)
-
-    def worse(self, node: str) -> int:
-        return self.counters.get(node, 0)
-
-    def path_key(self, node: str) -> Hashable:
-        return node
-
-    def layout_key(self, node: str) -> Hashable:
-        return self.layouts.get(node, node)
-
-    def won(self, node: str) -> bool:
-        return node == WIN
-
-    def score(self, node: str) -> float:
-        return self.scores.get(node, 0.0)
-
-    def stage(self, node: str) -> int:
-        return self.stages.get(node, 0)
-
-    def steps(self, node: str, dominance: bool) -> list[tuple[str, str]]:
-        return [(child, child) for child in self.edges.get(node, [])]
-
-    def moves(self, node: str, step: str) -> list[Move]:
-        return [Move.act(step)]
-
-    def inner_keys(self, node: str, step: str) -> list[str]:
-        return self.inner.get((node, step), [])
+        self.inner = dict(inner or {})
+        self.layouts = dict(layouts or {})
+        self.canons = dict(canons or {})
+        self.counters = dict(worse or {})
 
 
 def names(moves: list[Move]) -> list[str]:

@@ -52,6 +52,11 @@ fn parts(state: PyPartsIn) -> Result<Parts, String> {
     Ok(Parts { piles, down, extra: state.2 })
 }
 
+/// The game's node of a state from Python; a `ValueError` saying what is wrong with it.
+fn node_of<G: Game>(rules: &G, state: PyPartsIn) -> PyResult<G::Node> {
+    parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)
+}
+
 fn py_parts(state: Parts) -> PyParts {
     (state.piles, state.down, state.extra)
 }
@@ -132,12 +137,9 @@ where
 {
     let mut rules = rules;
     rules.set_search(dominance, !history.is_empty());
-    let root = parts(root).and_then(|root| rules.node(&root)).map_err(PyValueError::new_err)?;
-    let history = history
-        .into_iter()
-        .map(|state| parts(state).and_then(|state| rules.node(&state)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(PyValueError::new_err)?;
+    let root = node_of(&rules, root)?;
+    let history =
+        history.into_iter().map(|state| node_of(&rules, state)).collect::<PyResult<Vec<_>>>()?;
     let (found, pending) = py.allow_threads(move || {
         let mut pending: Option<PyErr> = None;
         let mut interrupt = || {
@@ -204,8 +206,7 @@ fn candidate_moves(
 ) -> PyResult<Vec<String>> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node =
-                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
+            let node = node_of(&rules, state)?;
             Ok(rules.candidates(&node).iter().map(ToString::to_string).collect())
         })
     })
@@ -221,8 +222,7 @@ fn apply(
 ) -> PyResult<(PyParts, Vec<String>)> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node =
-                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
+            let node = node_of(&rules, state)?;
             let moves = rules.candidates(&node);
             let mv = moves.get(index).ok_or_else(|| {
                 PyValueError::new_err(format!("there are {} candidate moves", moves.len()))
@@ -244,8 +244,7 @@ fn steps(
 ) -> PyResult<Vec<(Vec<String>, PyParts)>> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node =
-                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
+            let node = node_of(&rules, state)?;
             let mut children = Vec::new();
             rules.steps(&node, dominance, &mut children);
             Ok(children
@@ -269,8 +268,7 @@ fn keys(
 ) -> PyResult<(u128, u128, bool)> {
     guarded(|| {
         with_game!(game, options, |rules| {
-            let node =
-                parts(state).and_then(|state| rules.node(&state)).map_err(PyValueError::new_err)?;
+            let node = node_of(&rules, state)?;
             Ok((rules.canonical(&node), rules.path_key(&node), rules.won(&node)))
         })
     })

@@ -1431,80 +1431,8 @@ mod tests {
     //! The search on small hand-made graphs, where each rule about the path can be made to
     //! decide the answer (the games' tests reach these cases rarely or never).
     use super::*;
-    use crate::key::fingerprint;
+    use crate::search_cases::{CaseGraph as Graph, WIN};
     use std::collections::HashMap;
-
-    const WIN: &str = "W";
-
-    /// Nodes are names; a step is the child's name. `inner` lists the positions a step passes
-    /// through (by name), `layouts` the nodes that share a layout with another (as a Klondike
-    /// position shares its layout with the positions its stock turns pass), `canons` the
-    /// nodes that share a canonical key with another and `counters` their "worse" counters;
-    /// `scores`, `stages` and counters default to 0, and `tries` are the staged search's.
-    #[derive(Default)]
-    struct Graph {
-        edges: HashMap<&'static str, Vec<&'static str>>,
-        inner: HashMap<(&'static str, &'static str), Vec<&'static str>>,
-        layouts: HashMap<&'static str, &'static str>,
-        scores: HashMap<&'static str, f64>,
-        stages: HashMap<&'static str, i64>,
-        tries: Vec<(usize, u64)>,
-        canons: HashMap<&'static str, &'static str>,
-        counters: HashMap<&'static str, u32>,
-    }
-
-    fn key(name: &str) -> Key {
-        fingerprint(name.as_bytes())
-    }
-
-    impl Graph {
-        fn new(edges: &[(&'static str, &[&'static str])]) -> Self {
-            let edges = edges.iter().map(|&(node, children)| (node, children.to_vec())).collect();
-            Graph { edges, ..Graph::default() }
-        }
-    }
-
-    impl Adapter for Graph {
-        type Node = &'static str;
-        type Step = &'static str;
-        nodes_kept_whole!(&'static str);
-
-        fn canonical(&self, node: &&'static str) -> Key {
-            key(self.canons.get(node).unwrap_or(node))
-        }
-        fn worse(&self, node: &&'static str) -> u32 {
-            self.counters.get(node).copied().unwrap_or(0)
-        }
-        fn path_key(&self, node: &&'static str) -> Key {
-            key(node)
-        }
-        fn layout_key(&self, node: &&'static str) -> Key {
-            key(self.layouts.get(node).unwrap_or(node))
-        }
-        fn inner_keys(&self, node: &&'static str, step: &&'static str, out: &mut Vec<Key>) {
-            let passed = self.inner.get(&(*node, *step)).map(Vec::as_slice).unwrap_or(&[]);
-            out.extend(passed.iter().map(|name| key(name)));
-        }
-        fn won(&self, node: &&'static str) -> bool {
-            *node == WIN
-        }
-        fn score(&self, node: &&'static str) -> f64 {
-            self.scores.get(node).copied().unwrap_or(0.0)
-        }
-        fn stage(&self, node: &&'static str) -> i64 {
-            self.stages.get(node).copied().unwrap_or(0)
-        }
-        fn staged_tries(&self) -> &[(usize, u64)] {
-            &self.tries
-        }
-        fn steps(&self, node: &&'static str, _dominance: bool, out: &mut Vec<Child<Self>>) {
-            let children = self.edges.get(node).map(Vec::as_slice).unwrap_or(&[]);
-            out.extend(children.iter().map(|&child| (child, child)));
-        }
-        fn moves(&self, _node: &&'static str, step: &&'static str) -> Vec<Move> {
-            vec![Move::act(step)]
-        }
-    }
 
     fn search(graph: &Graph, history: &[&'static str]) -> SearchResult {
         let budget =

@@ -12,7 +12,7 @@ use crate::search::{
 };
 use std::collections::{HashMap, HashSet};
 
-const WIN: &str = "W";
+pub(crate) const WIN: &str = "W";
 
 type Name = &'static str;
 
@@ -26,19 +26,23 @@ fn key(text: &str) -> Key {
 }
 
 /// The Python test's `CaseGraph`: named nodes, a step is the child's name, and the hooks a case
-/// sets.
+/// sets (also the graph of the hand-made tests in search.rs). `inner` lists the positions a
+/// step passes through, `layouts` the nodes that share a layout with another (as a Klondike
+/// position shares its layout with the positions its stock turns pass), `canons` those that
+/// share a canonical key and `counters` their "worse" counters; scores, stages and counters
+/// default to 0.
 #[derive(Clone, Default)]
-struct CaseGraph {
-    edges: HashMap<Name, Vec<Name>>,
-    inner: HashMap<(Name, Name), Vec<Name>>,
-    layouts: HashMap<Name, Name>,
-    scores: HashMap<Name, f64>,
-    stages: HashMap<Name, i64>,
-    canons: HashMap<Name, Name>,
-    counters: HashMap<Name, u32>,
+pub(crate) struct CaseGraph {
+    pub(crate) edges: HashMap<Name, Vec<Name>>,
+    pub(crate) inner: HashMap<(Name, Name), Vec<Name>>,
+    pub(crate) layouts: HashMap<Name, Name>,
+    pub(crate) scores: HashMap<Name, f64>,
+    pub(crate) stages: HashMap<Name, i64>,
+    pub(crate) canons: HashMap<Name, Name>,
+    pub(crate) counters: HashMap<Name, u32>,
     safe: HashSet<Name>,
     narrow: usize,
-    tries: Vec<(usize, u64)>,
+    pub(crate) tries: Vec<(usize, u64)>,
     beams: Vec<(usize, usize, usize)>,
     restart: Option<u64>,
     first_run: Option<u64>,
@@ -49,6 +53,14 @@ struct CaseGraph {
     /// The core's own ways of going on (see [`Adapter::carry_table`] and
     /// [`Adapter::refill_full_table`]), which may change the search but never the truth.
     go_on: bool,
+}
+
+impl CaseGraph {
+    /// A graph of these edges and no other hook.
+    pub(crate) fn new(edges: &[(Name, &[Name])]) -> Self {
+        let edges = edges.iter().map(|&(node, children)| (node, children.to_vec())).collect();
+        CaseGraph { edges, ..CaseGraph::default() }
+    }
 }
 
 impl Adapter for CaseGraph {
