@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patience
+from corruption import CHANGES, corrupted
 from patience import _core
 from patience.engine import Game, Rules, State
 from patience.solve import core, solve
@@ -306,55 +308,12 @@ def test_the_core_refuses_a_position_it_cannot_hold_with_a_clear_error() -> None
         _core.solve("klondike", options, (piles, down, extra), [], None, 10, 100, False)
 
 
-def corrupted(parts: Any, changes: list[tuple[int, int, int, int]]) -> Any:
-    """``parts`` with each change made in turn: a card moved to another pile, copied over
-    another, dropped or given a number past the pack; a face-down count past its pile; an extra
-    number off; a pile, a count or an extra number too few or too many; a pile shuffled."""
-    piles, down, extra = [list(pile) for pile in parts[0]], list(parts[1]), list(parts[2])
-    for kind, a, b, c in changes:
-        filled = [index for index, pile in enumerate(piles) if pile]
-        if kind == 0 and filled:
-            source = filled[a % len(filled)]
-            piles[b % len(piles)].append(piles[source].pop())
-        elif kind == 1 and filled:
-            source, target = filled[a % len(filled)], filled[b % len(filled)]
-            piles[target][c % len(piles[target])] = piles[source][c % len(piles[source])]
-        elif kind == 2 and filled:
-            pile = piles[filled[a % len(filled)]]
-            pile.pop(b % len(pile))
-        elif kind == 3 and filled:
-            pile = piles[filled[a % len(filled)]]
-            pile[b % len(pile)] = (52, 103, 104, 255, 256, -1)[c % 6]
-        elif kind == 4 and down:
-            index = a % len(down)
-            size = len(piles[index]) if index < len(piles) else 0
-            down[index] = (size, size + 1, size + 50, 255, -1, 2**32)[b % 6]
-        elif kind == 5 and extra:
-            extra[a % len(extra)] = (0, 1, 3, 255, 65_535, 2**31 - 1)[b % 6]
-        elif kind == 6:
-            piles, down, extra = (piles[:-1], down, extra) if a % 2 else (piles, down[:-1], extra)
-        elif kind == 7:
-            extra = [*extra, b % 5] if a % 2 else extra[:-1]
-        elif kind == 8 and filled:
-            random.Random(b).shuffle(piles[filled[a % len(filled)]])
-    return piles, down, extra
-
-
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 @settings(max_examples=100)
 @given(
     deal=st.integers(min_value=0, max_value=2**53 - 1),
     choices=st.lists(st.integers(min_value=0, max_value=1 << 30), max_size=60),
-    changes=st.lists(
-        st.tuples(
-            st.integers(min_value=0, max_value=8),
-            st.integers(min_value=0, max_value=1 << 30),
-            st.integers(min_value=0, max_value=1 << 30),
-            st.integers(min_value=0, max_value=1 << 30),
-        ),
-        min_size=1,
-        max_size=3,
-    ),
+    changes=CHANGES,
 )
 def test_the_core_answers_a_corrupted_position_or_says_what_is_wrong(
     config: tuple[str, dict[str, Any]], deal: int, choices: list[int], changes: Any
@@ -373,7 +332,7 @@ def test_the_core_answers_a_corrupted_position_or_says_what_is_wrong(
         state, _ = game.rules.perform(state, moves[choice % len(moves)])
     parts = corrupted(core.encode(game.rules, state), changes)
     pairs = core.options_pairs(game.rules)
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: _core.solve(game_name, pairs, parts, [], None, 200, 10_000, False),
         lambda: _core.candidate_moves(game_name, pairs, parts),
         lambda: _core.steps(game_name, pairs, parts, True),

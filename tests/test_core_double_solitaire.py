@@ -9,8 +9,10 @@ move costs equal the engine's, and the position after each move equals the engin
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patience
+from corruption import CHANGES, corrupted
 from patience import _core, bots
 from patience.games.common import alternating_run_length, fits_foundation_up, fitting_run_count
 from patience.games.double_solitaire import (
@@ -155,18 +158,66 @@ def test_core_refuses_illegal_actions_and_bad_states() -> None:
     rules = patience.get_rules("double-solitaire", {})
     assert isinstance(rules, DoubleSolitaire)
     state = rules.deal(3)
+    options = rules.core_options()
     illegal = next(
         a for a in range(rules.num_distinct_actions()) if a not in rules.legal_actions(state)
     )
     with pytest.raises(ValueError, match="not legal"):
-        _core.ds_apply(rules.core_options(), rules.core_parts(state), illegal)
+        _core.ds_apply(options, rules.core_parts(state), illegal)
     piles, down, extra = rules.core_parts(state)
-    with pytest.raises(ValueError, match="core can hold"):
-        _core.ds_legal_actions(rules.core_options(), (piles[:-1], down, extra))
-    with pytest.raises(ValueError, match="core can hold"):
-        _core.ds_legal_actions(rules.core_options(), (piles, down, [2, 0, 0, 0, 0]))
-    with pytest.raises(ValueError, match="passes"):
+    with pytest.raises(ValueError, match="has 28 piles and 28 face-down counts, not 27 and 28"):
+        _core.ds_legal_actions(options, (piles[:-1], down, extra))
+    with pytest.raises(ValueError, match="the seat to move must be 0 or 1, not 2"):
+        _core.ds_legal_actions(options, (piles, down, [2, 0, 0, 0, 0]))
+    with pytest.raises(ValueError, match="passes must be 1, 2 or 3, not 4"):
         _core.ds_legal_actions((4, True), (piles, down, extra))
+    with pytest.raises(ValueError, match="passes must be 1, 2 or 3, not 300"):
+        _core.ds_legal_actions((300, True), (piles, down, extra))
+    with pytest.raises(ValueError, match="300 is no card number"):
+        _core.ds_sample(([[300], *piles[1:]], down, extra), 1)
+    with pytest.raises(ValueError, match="pile number 9 holds 0 cards, fewer than 1 face down"):
+        _core.ds_legal_actions(options, (piles, [*down[:9], 1, *down[10:]], extra))
+    with pytest.raises(ValueError, match="-1 is no count of face-down cards"):
+        _core.ds_inspect(options, (piles, [-1, *down[1:]], extra))
+    seat = rules.current_player(state)
+    with pytest.raises(ValueError, match=f"must be the one to move \\({seat}\\), not {1 - seat}"):
+        _core.ds_ismcts(options, (piles, down, extra), 1 - seat, 10, None, 0.7, 1, 2, 7)
+
+
+@settings(max_examples=200)
+@given(
+    deal=st.integers(min_value=0, max_value=2**53 - 1),
+    choices=st.lists(st.integers(min_value=0, max_value=1 << 30), max_size=40),
+    changes=CHANGES,
+)
+def test_core_answers_a_corrupted_state_or_says_what_is_wrong(
+    deal: int, choices: list[int], changes: Any
+) -> None:
+    # Never the "internal error" of a panic caught at the border (a RuntimeError): a state the
+    # core cannot hold is refused by name (ValueError), a number no pile could hold too.
+    rules = patience.get_rules("double-solitaire", {})
+    assert isinstance(rules, DoubleSolitaire)
+    state = rules.deal(deal)
+    for choice in choices:
+        if rules.finished(state) is not None:
+            break
+        legal = rules.legal_actions(state)
+        state = rules.apply_action(state, legal[choice % len(legal)])
+    parts = corrupted(rules.core_parts(state), changes)
+    options = rules.core_options()
+    seat = rules.current_player(state)
+    calls: list[Callable[[], object]] = [
+        lambda: _core.ds_legal_actions(options, parts),
+        lambda: _core.ds_inspect(options, parts),
+        lambda: _core.ds_sample(parts, deal),
+        lambda: _core.ds_ismcts(options, parts, seat, 20, None, 0.7, 1.0, 2, deal),
+    ]
+    for call in calls:
+        with contextlib.suppress(ValueError):
+            call()
+    with contextlib.suppress(ValueError):
+        for action in _core.ds_legal_actions(options, parts)[:5]:
+            _core.ds_apply(options, parts, action)
 
 
 def public(rules: DoubleSolitaire, state: DoubleSolitaireState) -> Any:

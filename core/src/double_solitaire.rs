@@ -89,38 +89,66 @@ pub struct State {
 }
 
 impl State {
-    /// A state from the engine's parts; None if a pile is longer than the core holds.
-    pub fn new(piles: &[Vec<u8>], down: &[u32], extra: &[i64]) -> Option<State> {
-        if piles.len() != PILES || down.len() != PILES || extra.len() != 5 {
-            return None;
+    /// A state from the engine's parts, or what is wrong with them (a count out of range, a
+    /// number that is no card, a pile longer than the core holds).
+    pub fn new(piles: &[Vec<u8>], down: &[u32], extra: &[i64]) -> Result<State, String> {
+        if piles.len() != PILES || down.len() != PILES {
+            return Err(format!(
+                "a Double Solitaire state has {PILES} piles and {PILES} face-down counts, not {} \
+                 and {}",
+                piles.len(),
+                down.len()
+            ));
         }
-        if !(0..=1).contains(&extra[0])
-            || !(0..=1).contains(&extra[1])
-            || !(0..=2).contains(&extra[2])
-            || !(0..=2).contains(&extra[3])
-            || !(0..=2).contains(&extra[4])
-            || piles.iter().flatten().any(|&card| card >= 104)
-        {
-            return None;
-        }
+        let [turn, stop_offered, first_redeals, second_redeals, passes] = extra else {
+            return Err(format!(
+                "a Double Solitaire state has 5 extras (turn, stop offered, the two redeals, \
+                 passes in succession), not {}",
+                extra.len()
+            ));
+        };
+        let within = |value: i64, most: i64, what: &str| {
+            if (0..=most).contains(&value) {
+                Ok(value as u8)
+            } else {
+                let range = if most == 1 { "0 or 1".to_string() } else { format!("0 to {most}") };
+                Err(format!("{what} must be {range}, not {value}"))
+            }
+        };
         let mut state = State {
             cards: [[0; CAP]; PILES],
             len: [0; PILES],
             down: [0; PILES],
-            turn: extra[0] as u8,
-            stop_offered: extra[1] != 0,
-            redeals: [extra[2] as u8, extra[3] as u8],
-            consecutive_passes: extra[4] as u8,
+            turn: within(*turn, 1, "the seat to move")?,
+            stop_offered: within(*stop_offered, 1, "stop offered")? != 0,
+            redeals: [
+                within(*first_redeals, 2, "seat 0's redeals")?,
+                within(*second_redeals, 2, "seat 1's redeals")?,
+            ],
+            consecutive_passes: within(*passes, 2, "the passes in succession")?,
         };
         for (index, pile) in piles.iter().enumerate() {
-            if pile.len() > CAP || down[index] as usize > pile.len() {
-                return None;
+            if let Some(card) = pile.iter().find(|&&card| card >= 104) {
+                return Err(format!("{card} is no card number (0-103)"));
+            }
+            if pile.len() > CAP {
+                return Err(format!(
+                    "pile number {index} holds {} cards; a pile holds at most {CAP}",
+                    pile.len()
+                ));
+            }
+            if down[index] as usize > pile.len() {
+                return Err(format!(
+                    "pile number {index} holds {} cards, fewer than {} face down",
+                    pile.len(),
+                    down[index]
+                ));
             }
             state.cards[index][..pile.len()].copy_from_slice(pile);
             state.len[index] = pile.len() as u8;
             state.down[index] = down[index] as u8;
         }
-        Some(state)
+        Ok(state)
     }
 
     /// The engine's parts: piles, face-down counts, extras (turn, stop offered, the two

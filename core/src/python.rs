@@ -25,7 +25,7 @@ type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
 
 /// A state as Python passes it in: the same, in numbers wide enough that one out of range is
 /// refused by [`parts`] with a message, not by the conversion.
-type PyPartsIn = (Vec<Vec<i64>>, Vec<i64>, Vec<i64>);
+pub(crate) type PyPartsIn = (Vec<Vec<i64>>, Vec<i64>, Vec<i64>);
 
 /// The games the core knows, by the engine's names.
 const GAMES: &[&str] = &[
@@ -37,7 +37,7 @@ const GAMES: &[&str] = &[
     Spider::NAME,
 ];
 
-fn parts(state: PyPartsIn) -> Result<Parts, String> {
+pub(crate) fn parts(state: PyPartsIn) -> Result<Parts, String> {
     let card =
         |number: i64| u8::try_from(number).map_err(|_| format!("{number} is no card number"));
     let piles = state

@@ -7,38 +7,43 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::double_solitaire::{ismcts, Params, Rng, Rules, Sampler, State};
-use crate::python::guarded;
+use crate::python::{guarded, parts, PyPartsIn};
 
 type PyParts = (Vec<Vec<u8>>, Vec<u32>, Vec<i64>);
+/// The options as Python passes them in, wide enough that a number out of range is refused with
+/// a message (as [`PyPartsIn`] for states).
+type PyOptions = (i64, bool);
 
-fn rules(options: (u8, bool)) -> PyResult<Rules> {
-    if !(1..=3).contains(&options.0) {
-        return Err(PyValueError::new_err("passes must be 1, 2 or 3"));
+fn rules(options: PyOptions) -> PyResult<Rules> {
+    match u8::try_from(options.0) {
+        Ok(passes @ 1..=3) => Ok(Rules { passes, auto_stop: options.1 }),
+        _ => Err(PyValueError::new_err(format!("passes must be 1, 2 or 3, not {}", options.0))),
     }
-    Ok(Rules { passes: options.0, auto_stop: options.1 })
 }
 
-fn state(parts: &PyParts) -> PyResult<State> {
-    State::new(&parts.0, &parts.1, &parts.2)
-        .ok_or_else(|| PyValueError::new_err("not a double-solitaire state the core can hold"))
+/// The core's state of parts from Python; a `ValueError` saying what is wrong with them.
+fn state(state: PyPartsIn) -> PyResult<State> {
+    parts(state)
+        .and_then(|parts| State::new(&parts.piles, &parts.down, &parts.extra))
+        .map_err(PyValueError::new_err)
 }
 
 /// The legal actions, sorted.
 #[pyfunction]
-fn ds_legal_actions(options: (u8, bool), parts: PyParts) -> PyResult<Vec<u32>> {
+fn ds_legal_actions(options: PyOptions, parts: PyPartsIn) -> PyResult<Vec<u32>> {
     guarded(|| {
         let mut moves = Vec::new();
-        rules(options)?.legal_actions(&state(&parts)?, &mut moves);
+        rules(options)?.legal_actions(&state(parts)?, &mut moves);
         Ok(moves)
     })
 }
 
 /// The state after the legal `action`.
 #[pyfunction]
-fn ds_apply(options: (u8, bool), parts: PyParts, action: u32) -> PyResult<PyParts> {
+fn ds_apply(options: PyOptions, parts: PyPartsIn, action: u32) -> PyResult<PyParts> {
     guarded(|| {
         let rules = rules(options)?;
-        let mut world = state(&parts)?;
+        let mut world = state(parts)?;
         let mut moves = Vec::new();
         rules.legal_actions(&world, &mut moves);
         if !moves.contains(&action) {
@@ -54,12 +59,12 @@ fn ds_apply(options: (u8, bool), parts: PyParts, action: u32) -> PyResult<PyPart
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 fn ds_inspect(
-    options: (u8, bool),
-    parts: PyParts,
+    options: PyOptions,
+    parts: PyPartsIn,
 ) -> PyResult<(Vec<u32>, Option<i32>, [f64; 2], [f64; 2], Vec<f64>)> {
     guarded(|| {
         let rules = rules(options)?;
-        let world = state(&parts)?;
+        let world = state(parts)?;
         let mut choices = Vec::new();
         rules.rollout_choices(&world, &mut choices);
         let mut moves = Vec::new();
@@ -77,9 +82,9 @@ fn ds_inspect(
 
 /// A world like `parts` with both seats' face-down cards dealt anew (seeded).
 #[pyfunction]
-fn ds_sample(parts: PyParts, seed: u64) -> PyResult<PyParts> {
+fn ds_sample(parts: PyPartsIn, seed: u64) -> PyResult<PyParts> {
     guarded(|| {
-        let template = state(&parts)?;
+        let template = state(parts)?;
         Ok(Sampler::new(&template).sample(&template, &mut Rng::new(seed)).parts())
     })
 }
@@ -94,9 +99,9 @@ fn ds_sample(parts: PyParts, seed: u64) -> PyResult<PyParts> {
 #[allow(clippy::type_complexity)]
 fn ds_ismcts(
     py: Python<'_>,
-    options: (u8, bool),
-    parts: PyParts,
-    seat: usize,
+    options: PyOptions,
+    parts: PyPartsIn,
+    seat: i64,
     iterations: usize,
     seconds: Option<f64>,
     exploration: f64,
@@ -107,9 +112,12 @@ fn ds_ismcts(
     root_exploration: Option<f64>,
 ) -> PyResult<(Vec<(u32, u32, f64, f64)>, usize)> {
     let rules = rules(options)?;
-    let template = state(&parts)?;
-    if seat > 1 || template.current_player() != seat {
-        return Err(PyValueError::new_err("the searching seat must be the one to move"));
+    let template = state(parts)?;
+    let to_move = template.current_player();
+    if seat != to_move as i64 {
+        return Err(PyValueError::new_err(format!(
+            "the searching seat must be the one to move ({to_move}), not {seat}"
+        )));
     }
     if costs.is_nan() || costs < 0.0 {
         return Err(PyValueError::new_err("costs must be 0 or more"));
@@ -129,7 +137,7 @@ fn ds_ismcts(
     };
     // The search holds no Python object: other threads run meanwhile.
     py.allow_threads(|| {
-        guarded(|| Ok(ismcts(&rules, &template, seat, &params, &mut Rng::new(seed))))
+        guarded(|| Ok(ismcts(&rules, &template, to_move, &params, &mut Rng::new(seed))))
     })
 }
 

@@ -47,4 +47,5 @@ def ds_ismcts(
     playout_turns: int,
     seed: int,
     costs: float = 1.0,
+    root_exploration: float | None = None,
 ) -> tuple[list[tuple[int, int, float, float]], int]: ...
