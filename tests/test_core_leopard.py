@@ -11,7 +11,9 @@ searches in the core still plays from its view only (tests/test_bots.py checks t
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -206,6 +208,97 @@ def test_the_core_refuses_a_position_it_cannot_hold() -> None:
         _core.leopard_ismcts(
             options, (stock, hands, squares, discards, numbers), 1, 10, None, 0.7, 1.0, 12, 1
         )
+    # Numbers no pile could hold are refused by name, not by the conversion (OverflowError).
+    parts = (stock, hands, squares, discards, numbers)
+    with pytest.raises(ValueError, match="card 300 is not a face"):
+        _core.leopard_actions(options, ([300, *stock[1:]], hands, squares, discards, numbers))
+    with pytest.raises(ValueError, match="card -1 is not a face"):
+        _core.leopard_actions(options, (stock, hands, squares, [-1], numbers))
+    with pytest.raises(ValueError, match="layer 70000 is no layer"):
+        _core.leopard_actions(options, (stock, hands, [[[70000]] * 9] * 2, discards, numbers))
+    with pytest.raises(ValueError, match="layer 300 is no layer"):
+        _core.leopard_actions(options, (stock, hands, [[[300]] * 9] * 2, discards, numbers))
+    with pytest.raises(ValueError, match="total 4294967296 out of range"):
+        _core.leopard_rewards(options, (stock, hands, squares, discards, [*numbers[:6], 2**32, 0]))
+    with pytest.raises(ValueError, match="seat -1 does not exist"):
+        _core.leopard_key(options, parts, -1)
+    with pytest.raises(ValueError, match="seat 2 does not exist"):
+        _core.leopard_deal(options, parts, 2, 1)
+    with pytest.raises(ValueError, match="2, 3 or 4 players, not -2"):
+        _core.leopard_actions((-2, 1, None), parts)
+    with pytest.raises(ValueError, match="deals=-1 is no count"):
+        _core.leopard_actions((2, -1, None), parts)
+
+
+@settings(max_examples=150)
+@given(
+    config=st.sampled_from(CONFIGS),
+    deal=st.integers(min_value=0, max_value=2**53 - 1),
+    choices=st.lists(st.integers(min_value=0, max_value=1 << 30), max_size=60),
+    changes=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=5),
+            st.integers(min_value=0, max_value=1 << 30),
+            st.sampled_from([-1, 0, 1, 2, 3, 8, 51, 52, 127, 128, 255, 256, 300, 2**31, 2**40]),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_the_core_answers_a_corrupted_position_or_says_what_is_wrong(
+    config: tuple[dict[str, Any], list[list[int]]],
+    deal: int,
+    choices: list[int],
+    changes: list[tuple[int, int, int]],
+) -> None:
+    # Never the "internal error" of a panic caught at the border (a RuntimeError): a number of
+    # the stock, a hand, a square, the discards or the numbers set to a value that may be no
+    # card, no layer or out of range, a card dropped or added, a card moved to another place
+    # (every card still there once: only the game's invariants can refuse it), a place
+    # shuffled: each call answers or is refused by name (ValueError).
+    rules, state = start(config, deal)
+    for choice in choices:
+        if rules.is_terminal(state):
+            break
+        legal = rules.legal_actions(state)
+        state = rules.apply_action(state, legal[choice % len(legal)])
+    stock, hands, squares, discards, numbers = leopard_core.encode(state)
+    places: list[list[int]] = [stock, *hands, *(cell for square in squares for cell in square)]
+    places += [discards, numbers]
+    for kind, where, value in changes:
+        filled = [place for place in places if place]
+        place = filled[where % len(filled)]
+        if kind == 0:
+            place[where % len(place)] = value
+        elif kind == 1:
+            place.pop(where % len(place))
+        elif kind == 2:
+            place.append(value)
+        elif kind == 3:
+            numbers[where % len(numbers)] = value
+        elif kind == 4:
+            random.Random(where).shuffle(place)
+        elif place is not numbers:
+            cards = [other for other in places[:-1] if other is not place]
+            cards[value % len(cards)].append(place.pop(where % len(place)))
+    parts = (stock, hands, squares, discards, numbers)
+    options = leopard_core.options(rules)
+    seat = int(numbers[1]) if 0 <= numbers[1] < 4 else 0
+    calls: list[Callable[[], object]] = [
+        lambda: _core.leopard_actions(options, parts),
+        lambda: _core.leopard_rollout_choices(options, parts),
+        lambda: _core.leopard_playout_choices(options, parts),
+        lambda: _core.leopard_rewards(options, parts),
+        lambda: _core.leopard_key(options, parts, seat),
+        lambda: _core.leopard_deal(options, parts, seat, deal),
+        lambda: _core.leopard_ismcts(options, parts, seat, 20, None, 0.7, 1.0, 12, deal),
+    ]
+    for call in calls:
+        with contextlib.suppress(ValueError):
+            call()
+    with contextlib.suppress(ValueError):
+        for action in _core.leopard_actions(options, parts)[:5]:
+            _core.leopard_apply(options, parts, action)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

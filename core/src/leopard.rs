@@ -354,6 +354,9 @@ impl Rules {
             }
             for (index, cell) in square.iter().enumerate() {
                 for &layer in cell {
+                    if layer >= DOWN && layer & DOWN == 0 {
+                        return Err(format!("leopard: layer {layer} is no layer"));
+                    }
                     let face = (layer & (DOWN - 1)) as u8;
                     take(face)?;
                     if layer >= DOWN && (layer >> SEAT_SHIFT) as usize >= players {
@@ -379,11 +382,23 @@ impl Rules {
         state.dealer = small(numbers[0], players, "dealer")?;
         state.turn = small(numbers[1], players, "turn")?;
         state.phase = small(numbers[2], 4, "phase")?;
+        // A hand holds eight cards between turns and nine while its seat plays after drawing:
+        // a seat about to draw with a full hand has no room for the card.
+        for (seat, &held) in state.hand_len[..players].iter().enumerate() {
+            let most = if seat == state.turn as usize && state.phase == PLAY { 9 } else { 8 };
+            if held as usize > most {
+                return Err(format!(
+                    "leopard: hand {seat} holds {held} cards, more than the {most} it may hold now"
+                ));
+            }
+        }
         state.asker = if numbers[3] < 0 { -1 } else { small(numbers[3], players, "asker")? as i8 };
         state.deal_index = numbers[4].clamp(0, u32::MAX as i64) as u32;
         state.history_len = numbers[5].clamp(0, u32::MAX as i64) as u32;
         for side in 0..sides {
-            state.totals[side] = numbers[6 + side] as i32;
+            let total = numbers[6 + side];
+            state.totals[side] =
+                i32::try_from(total).map_err(|_| format!("leopard: total {total} out of range"))?;
         }
         Ok(state)
     }

@@ -277,22 +277,69 @@ fn keys(
 /// A Leopard state as Python passes it: the stock (faces, bottom first), the hands, the squares
 /// (per side nine cells of layers `face | DOWN | seat << SEAT_SHIFT`, bottom first), the
 /// discards, and the numbers dealer, turn, phase, asker (-1: none), deal index, deals scored,
-/// then the totals by side.
-type LeopardParts = (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<Vec<u16>>>, Vec<u8>, Vec<i64>);
+/// then the totals by side; every number wide, so that one out of range is refused by
+/// [`leopard_state`] with a message.
+type LeopardPartsIn = (Vec<i64>, Vec<Vec<i64>>, Vec<Vec<Vec<i64>>>, Vec<i64>, Vec<i64>);
 /// The same parts as the core gives them back (cards as numbers, not bytes, in Python).
 type LeopardOut = (Vec<u16>, Vec<Vec<u16>>, Vec<Vec<Vec<u16>>>, Vec<u16>, Vec<i64>);
 /// What a Leopard search answers: the root's edges (action, visits, summed reward, bias), the
 /// iterations run and the nodes made.
 type LeopardSearched = (Vec<(u16, u32, f64, f64)>, u64, usize);
-/// Leopard's options: players, deals (None: off), target (None: off).
-type LeopardOptions = (usize, Option<u32>, Option<i32>);
+/// Leopard's options: players, deals (None: off), target (None: off), in numbers wide enough
+/// that one out of range is refused with a message, not by the conversion.
+type LeopardOptions = (i64, Option<i64>, Option<i64>);
 
 fn leopard_rules(options: LeopardOptions) -> PyResult<leopard::Rules> {
-    leopard::Rules::new(options.0, options.1, options.2).map_err(PyValueError::new_err)
+    let (players, deals, target) = options;
+    let players = usize::try_from(players)
+        .map_err(|_| format!("leopard has 2, 3 or 4 players, not {players}"));
+    let deals = deals
+        .map(|deals| {
+            u32::try_from(deals).map_err(|_| format!("leopard: deals={deals} is no count"))
+        })
+        .transpose();
+    let target = target
+        .map(|target| {
+            i32::try_from(target).map_err(|_| format!("leopard: target={target} is out of range"))
+        })
+        .transpose();
+    (|| leopard::Rules::new(players?, deals?, target?))().map_err(PyValueError::new_err)
 }
 
-fn leopard_state(rules: &leopard::Rules, state: &LeopardParts) -> PyResult<leopard::State> {
-    rules.state(&state.0, &state.1, &state.2, &state.3, &state.4).map_err(PyValueError::new_err)
+/// A Leopard state from Python; a `ValueError` saying what is wrong with it (a number out of
+/// range is refused by name, as the other games' [`parts`] refuse theirs).
+fn leopard_state(rules: &leopard::Rules, state: LeopardPartsIn) -> PyResult<leopard::State> {
+    let (stock, hands, squares, discards, numbers) = state;
+    let faces = |cards: Vec<i64>| {
+        cards
+            .into_iter()
+            .map(|n| u8::try_from(n).map_err(|_| format!("leopard: card {n} is not a face 0..51")))
+            .collect::<Result<Vec<u8>, String>>()
+    };
+    let layers = |cell: Vec<i64>| {
+        cell.into_iter()
+            .map(|n| u16::try_from(n).map_err(|_| format!("leopard: layer {n} is no layer")))
+            .collect::<Result<Vec<u16>, String>>()
+    };
+    let all_layers = |squares: Vec<Vec<Vec<i64>>>| {
+        squares
+            .into_iter()
+            .map(|square| square.into_iter().map(layers).collect::<Result<Vec<_>, _>>())
+            .collect::<Result<Vec<_>, _>>()
+    };
+    (|| {
+        let hands = hands.into_iter().map(faces).collect::<Result<Vec<_>, _>>()?;
+        rules.state(&faces(stock)?, &hands, &all_layers(squares)?, &faces(discards)?, &numbers)
+    })()
+    .map_err(PyValueError::new_err)
+}
+
+/// `seat` as an index, if the game has that seat.
+fn leopard_seat(rules: &leopard::Rules, seat: i64) -> PyResult<usize> {
+    usize::try_from(seat)
+        .ok()
+        .filter(|&index| index < rules.players)
+        .ok_or_else(|| PyValueError::new_err(format!("seat {seat} does not exist")))
 }
 
 fn leopard_parts(rules: &leopard::Rules, state: &leopard::State) -> LeopardOut {
@@ -311,10 +358,10 @@ fn leopard_parts(rules: &leopard::Rules, state: &leopard::State) -> LeopardOut {
 
 /// Leopard's legal actions in a state (in the order of the engine's legal moves).
 #[pyfunction]
-fn leopard_actions(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<u16>> {
+fn leopard_actions(options: LeopardOptions, state: LeopardPartsIn) -> PyResult<Vec<u16>> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
+        let state = leopard_state(&rules, state)?;
         let mut out = Vec::new();
         rules.actions(&state, &mut out);
         Ok(out)
@@ -325,12 +372,12 @@ fn leopard_actions(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec
 #[pyfunction]
 fn leopard_apply(
     options: LeopardOptions,
-    state: LeopardParts,
+    state: LeopardPartsIn,
     action: u16,
 ) -> PyResult<LeopardOut> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let mut state = leopard_state(&rules, &state)?;
+        let mut state = leopard_state(&rules, state)?;
         let mut legal = Vec::new();
         rules.actions(&state, &mut legal);
         if !legal.contains(&action) {
@@ -343,10 +390,10 @@ fn leopard_apply(
 
 /// The playout policy's choices in a Leopard state (one of them is taken at random).
 #[pyfunction]
-fn leopard_rollout_choices(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<u16>> {
+fn leopard_rollout_choices(options: LeopardOptions, state: LeopardPartsIn) -> PyResult<Vec<u16>> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
+        let state = leopard_state(&rules, state)?;
         let mut out = Vec::new();
         if !rules.is_terminal(&state) {
             rules.rollout_choices(&state, &mut out);
@@ -357,10 +404,10 @@ fn leopard_rollout_choices(options: LeopardOptions, state: LeopardParts) -> PyRe
 
 /// The greedy playout policy's choices in a Leopard state (one of them is taken at random).
 #[pyfunction]
-fn leopard_playout_choices(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<u16>> {
+fn leopard_playout_choices(options: LeopardOptions, state: LeopardPartsIn) -> PyResult<Vec<u16>> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
+        let state = leopard_state(&rules, state)?;
         let (mut out, mut legal) = (Vec::new(), Vec::new());
         if !rules.is_terminal(&state) {
             rules.playout_choices(&state, &mut out, &mut legal);
@@ -371,10 +418,10 @@ fn leopard_playout_choices(options: LeopardOptions, state: LeopardParts) -> PyRe
 
 /// Each seat's search reward in a Leopard state.
 #[pyfunction]
-fn leopard_rewards(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec<f64>> {
+fn leopard_rewards(options: LeopardOptions, state: LeopardPartsIn) -> PyResult<Vec<f64>> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
+        let state = leopard_state(&rules, state)?;
         let mut out = [0.0; 4];
         rules.rewards(&state, &mut out);
         Ok(out[..rules.players].to_vec())
@@ -383,13 +430,11 @@ fn leopard_rewards(options: LeopardOptions, state: LeopardParts) -> PyResult<Vec
 
 /// The hash of what `observer` knows of a Leopard deal (the search's node key).
 #[pyfunction]
-fn leopard_key(options: LeopardOptions, state: LeopardParts, observer: usize) -> PyResult<u64> {
+fn leopard_key(options: LeopardOptions, state: LeopardPartsIn, observer: i64) -> PyResult<u64> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
-        if observer >= rules.players {
-            return Err(PyValueError::new_err(format!("seat {observer} does not exist")));
-        }
+        let state = leopard_state(&rules, state)?;
+        let observer = leopard_seat(&rules, observer)?;
         Ok(rules.information_key(&state, observer))
     })
 }
@@ -399,16 +444,14 @@ fn leopard_key(options: LeopardOptions, state: LeopardParts, observer: usize) ->
 #[pyfunction]
 fn leopard_deal(
     options: LeopardOptions,
-    state: LeopardParts,
-    seat: usize,
+    state: LeopardPartsIn,
+    seat: i64,
     seed: u64,
 ) -> PyResult<LeopardOut> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
-        if seat >= rules.players {
-            return Err(PyValueError::new_err(format!("seat {seat} does not exist")));
-        }
+        let state = leopard_state(&rules, state)?;
+        let seat = leopard_seat(&rules, seat)?;
         let unseen = leopard::Unseen::new(&rules, &state, seat);
         let mut pool = Vec::new();
         let world = unseen.deal(&rules, &state, &mut leopard::Rng::new(seed), &mut pool);
@@ -425,8 +468,8 @@ fn leopard_deal(
 fn leopard_ismcts(
     py: Python<'_>,
     options: LeopardOptions,
-    state: LeopardParts,
-    seat: usize,
+    state: LeopardPartsIn,
+    seat: i64,
     iterations: u64,
     seconds: Option<f64>,
     exploration: f64,
@@ -437,8 +480,9 @@ fn leopard_ismcts(
 ) -> PyResult<LeopardSearched> {
     guarded(|| {
         let rules = leopard_rules(options)?;
-        let state = leopard_state(&rules, &state)?;
-        if seat >= rules.players || state.turn as usize != seat || rules.is_terminal(&state) {
+        let state = leopard_state(&rules, state)?;
+        let seat = leopard_seat(&rules, seat)?;
+        if state.turn as usize != seat || rules.is_terminal(&state) {
             return Err(PyValueError::new_err(format!("it is not seat {seat}'s turn")));
         }
         let params = leopard::Params {
