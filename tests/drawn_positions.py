@@ -248,6 +248,45 @@ def canfield(options: dict[str, Any], rng: random.Random, left: int) -> dict[str
     return position
 
 
+def leonis_own(options: dict[str, Any], rng: random.Random, left: int) -> dict[str, Any]:
+    """Each suit's ace foundation built up from the ace and its king foundation down from the
+    king (each holding at least its base card); the other cards in piles 1-12 in any order,
+    in pile 13 with its kings on top, or face down among the exiles; the hand empty, a redeal
+    count drawn at random."""
+    position = _empty("leonis-own", options)
+    piles = position["piles"]
+    heights = [13] * 8
+    for _ in range(left):
+        # (Each foundation keeps its base card.)
+        candidates = [index for index, height in enumerate(heights) if height > 1]
+        if not candidates:
+            break
+        heights[rng.choice(candidates)] -= 1
+    rest: list[Card] = []
+    for index, suit in enumerate(Suit):
+        up = [Card.make(Rank(r), suit) for r in range(1, heights[index] + 1)]
+        down = [Card.make(Rank(r), suit) for r in range(13, 13 - heights[index + 4], -1)]
+        piles[f"f{index + 1}"]["up"] = [_text(card) for card in up]
+        piles[f"f{index + 5}"]["up"] = [_text(card) for card in down]
+        # The two packs' cards of the suit, less those on its two foundations.
+        counts = dict.fromkeys(range(1, 14), 2)
+        for card in up + down:
+            counts[card.rank] -= 1
+        rest += [Card.make(Rank(r), suit) for r, count in counts.items() for _ in range(count)]
+    rng.shuffle(rest)
+    places: dict[str, list[Card]] = {f"t{n}": [] for n in range(1, 14)}
+    places["exiles"] = []
+    for card in rest:
+        places[rng.choice(list(places))].append(card)
+    spread = places["t13"]
+    spread.sort(key=lambda card: card.rank == Rank.KING)
+    for name, cards in places.items():
+        part = "down" if name == "exiles" else "up"
+        piles[name][part] = [_text(card) for card in cards]
+    position["redeals"] = rng.randrange(3)
+    return position
+
+
 #: The drawer of each game that has one.
 DRAWERS: dict[str, Callable[[dict[str, Any], random.Random, int], dict[str, Any]]] = {
     "klondike": klondike,
@@ -255,4 +294,5 @@ DRAWERS: dict[str, Callable[[dict[str, Any], random.Random, int], dict[str, Any]
     "accordion": accordion,
     "spider": spider,
     "canfield": canfield,
+    "leonis-own": leonis_own,
 }

@@ -218,8 +218,7 @@ def test_core_and_python_engines_give_the_same_answers_on_small_positions(
 
 
 #: Configurations with a drawer of small positions (tests/drawn_positions.py): every game the
-#: core solves but Leoni's Own, whose exiles, weaving and redeals a drawn position would have to
-#: invent consistently (its walks reach small positions: the answers test above).
+#: core solves.
 DRAWN_CONFIGS = [config for config in CONFIGS if config[0] in DRAWERS]
 
 
