@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -52,3 +54,20 @@ def corrupted(parts: Any, changes: list[tuple[int, int, int, int]]) -> Any:
         elif kind == 8 and filled:
             random.Random(b).shuffle(piles[filled[a % len(filled)]])
     return piles, down, extra
+
+
+def answered_or_refused(
+    calls: Sequence[Callable[[], object]],
+    legal: Callable[[], list[int]] | None = None,
+    apply: Callable[[int], object] | None = None,
+) -> None:
+    """Make each call, then (given ``legal`` and ``apply``) apply the first legal actions: each
+    answers or raises ``ValueError``. A ``RuntimeError`` (the core's "internal error" of a panic
+    caught at its border) or any other exception fails the test."""
+    for call in calls:
+        with contextlib.suppress(ValueError):
+            call()
+    if legal is not None and apply is not None:
+        with contextlib.suppress(ValueError):
+            for action in legal()[:5]:
+                apply(action)

@@ -9,7 +9,6 @@ move costs equal the engine's, and the position after each move equals the engin
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patience
-from corruption import CHANGES, corrupted
+from corruption import CHANGES, answered_or_refused, corrupted
 from patience import _core, bots
 from patience.games.common import alternating_run_length, fits_foundation_up, fitting_run_count
 from patience.games.double_solitaire import (
@@ -212,12 +211,11 @@ def test_core_answers_a_corrupted_state_or_says_what_is_wrong(
         lambda: _core.ds_sample(parts, deal),
         lambda: _core.ds_ismcts(options, parts, seat, 20, None, 0.7, 1.0, 2, deal),
     ]
-    for call in calls:
-        with contextlib.suppress(ValueError):
-            call()
-    with contextlib.suppress(ValueError):
-        for action in _core.ds_legal_actions(options, parts)[:5]:
-            _core.ds_apply(options, parts, action)
+    answered_or_refused(
+        calls,
+        lambda: _core.ds_legal_actions(options, parts),
+        lambda action: _core.ds_apply(options, parts, action),
+    )
 
 
 def public(rules: DoubleSolitaire, state: DoubleSolitaireState) -> Any:

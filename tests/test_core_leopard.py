@@ -11,7 +11,6 @@ searches in the core still plays from its view only (tests/test_bots.py checks t
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patience
+from corruption import answered_or_refused
 from patience import bots
 from patience.bots import leopard_core
 from patience.games.leopard import DECLARE, DOWN, JACK, QUEEN, SEAT_SHIFT, Leopard, LeopardState
@@ -293,12 +293,11 @@ def test_the_core_answers_a_corrupted_position_or_says_what_is_wrong(
         lambda: _core.leopard_deal(options, parts, seat, deal),
         lambda: _core.leopard_ismcts(options, parts, seat, 20, None, 0.7, 1.0, 12, deal),
     ]
-    for call in calls:
-        with contextlib.suppress(ValueError):
-            call()
-    with contextlib.suppress(ValueError):
-        for action in _core.leopard_actions(options, parts)[:5]:
-            _core.leopard_apply(options, parts, action)
+    answered_or_refused(
+        calls,
+        lambda: _core.leopard_actions(options, parts),
+        lambda action: _core.leopard_apply(options, parts, action),
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
