@@ -102,8 +102,8 @@ def napoleon(options: dict[str, Any], rng: random.Random, left: int) -> dict[str
     stock: list[Card] = []
     waste: list[Card] = []
     aces = [card for card in rest if card.rank == Rank.ACE]
-    # Some positions pile most cards on the waste: it gives them back only from its top, so
-    # these are often lost.
+    # Some positions pile most cards on the waste, which gives them back only from its top
+    # (with so few cards left they are still won: the walks from them are what they test).
     places: list[list[Card]] = [*columns, stock, *[waste] * rng.choice([1, 1, 12])]
     for card in rest:
         if card.rank != Rank.ACE:

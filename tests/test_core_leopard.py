@@ -228,6 +228,29 @@ def test_the_core_refuses_a_position_it_cannot_hold() -> None:
         _core.leopard_actions((-2, 1, None), parts)
     with pytest.raises(ValueError, match="deals=-1 is no count"):
         _core.leopard_actions((2, -1, None), parts)
+    # States the engine's positions refuse too, on which the core's moves or worlds panicked.
+    other = 1 - numbers[1]
+    fuller = [list(hand) for hand in hands]
+    fuller[other].append(stock[-1])
+    with pytest.raises(ValueError, match=f"hand {other} holds 9 cards, more than the 8"):
+        _core.leopard_actions(options, (stock[:-1], fuller, squares, discards, numbers))
+    emptied = [list(hand) for hand in hands]
+    emptied[numbers[1]] = []
+    with pytest.raises(ValueError, match="plays from an empty hand"):
+        _core.leopard_actions(
+            options, (stock, emptied, squares, [*discards, *hands[numbers[1]]], numbers)
+        )
+    with pytest.raises(ValueError, match="the asker is the seat whose partner must answer"):
+        _core.leopard_actions(
+            options, (stock, hands, squares, discards, [*numbers[:3], 1, *numbers[4:]])
+        )
+    five = next(face for face in stock if face % 13 == 4)
+    laid = [[list(cell) for cell in square] for square in squares]
+    laid[0][4].append(five | DOWN | 1 << SEAT_SHIFT)
+    rest = list(stock)
+    rest.remove(five)
+    with pytest.raises(ValueError, match="only jacks, and queens in their own square"):
+        _core.leopard_deal(options, (rest, hands, laid, discards, numbers), 0, 1)
 
 
 @settings(max_examples=150)

@@ -362,6 +362,16 @@ impl Rules {
                     if layer >= DOWN && (layer >> SEAT_SHIFT) as usize >= players {
                         return Err(format!("leopard: layer {layer} laid by no seat"));
                     }
+                    // Face down lie only jacks, and queens in their own side's square (worlds
+                    // are dealt by that rule: another card there has no card to be dealt as).
+                    let by_side = (layer >> SEAT_SHIFT) as usize % sides;
+                    let r = rank(face);
+                    if layer >= DOWN && !(r == JACK || (r == QUEEN && by_side == side)) {
+                        return Err(format!(
+                            "leopard: layer {layer}: only jacks, and queens in their own \
+                             square, lie face down"
+                        ));
+                    }
                     state.lay(side * 9 + index, layer);
                 }
             }
@@ -392,13 +402,33 @@ impl Rules {
                 ));
             }
         }
+        if state.phase == PLAY && state.hand_len[state.turn as usize] == 0 {
+            return Err("leopard: the seat to move plays from an empty hand".into());
+        }
         state.asker = if numbers[3] < 0 { -1 } else { small(numbers[3], players, "asker")? as i8 };
-        state.deal_index = numbers[4].clamp(0, u32::MAX as i64) as u32;
-        state.history_len = numbers[5].clamp(0, u32::MAX as i64) as u32;
+        // The asker's partner answers, in phase answer only (as the engine's positions).
+        if (state.phase == ANSWER) != (state.asker >= 0)
+            || (state.asker >= 0 && state.turn as usize != (state.asker as usize + 2) % 4)
+        {
+            return Err("leopard: the asker is the seat whose partner must answer, in phase \
+                        answer"
+                .into());
+        }
+        // (Counts and totals far beyond any match: what is added to them cannot overflow.)
+        let count = |value: i64, what: &str| {
+            u32::try_from(value)
+                .ok()
+                .filter(|&value| value <= 1_000_000)
+                .ok_or_else(|| format!("leopard: {what} {value} out of range"))
+        };
+        state.deal_index = count(numbers[4], "deal index")?;
+        state.history_len = count(numbers[5], "deals scored")?;
         for side in 0..sides {
             let total = numbers[6 + side];
-            state.totals[side] =
-                i32::try_from(total).map_err(|_| format!("leopard: total {total} out of range"))?;
+            state.totals[side] = i32::try_from(total)
+                .ok()
+                .filter(|total| total.abs() <= 1_000_000)
+                .ok_or_else(|| format!("leopard: total {total} out of range"))?;
         }
         Ok(state)
     }

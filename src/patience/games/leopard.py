@@ -1114,6 +1114,15 @@ class Leopard(Rules[LeopardState]):
             raise PositionError("'asker' is the seat whose partner must answer, in phase answer")
         if state.phase == START and square_value(state.squares[state.turn % sides]) < 5:
             raise PositionError("phase start needs a square worth 5 or more (else he draws)")
+        for seat, hand in enumerate(state.hands):
+            # Eight cards between turns, nine while the seat to move plays after drawing.
+            most = HAND + 1 if (seat, state.phase) == (state.turn, PLAY) else HAND
+            if len(hand) > most:
+                raise PositionError(
+                    f"hand {seat} holds {len(hand)} cards, more than the {most} it may hold now"
+                )
+        if state.phase == PLAY and not state.hands[state.turn]:
+            raise PositionError("the seat to move plays from an empty hand")
         try:
             state.history = tuple(
                 tuple(int(p) for p in points) for points in data.get("history", [])
