@@ -76,6 +76,13 @@ const fn face_keys() -> [u64; 52] {
 }
 const FACE_KEYS: [u64; 52] = face_keys();
 
+/// Whether a card of `face` may lie face down: a jack anywhere, a queen in its own side's
+/// square (`own_square`).
+fn may_lie_face_down(face: u8, own_square: bool) -> bool {
+    let r = rank(face);
+    r == JACK || (own_square && r == QUEEN)
+}
+
 fn rank(face: u8) -> u8 {
     face % 13 + 1
 }
@@ -364,9 +371,8 @@ impl Rules {
                     }
                     // Face down lie only jacks, and queens in their own side's square (worlds
                     // are dealt by that rule: another card there has no card to be dealt as).
-                    let by_side = (layer >> SEAT_SHIFT) as usize % sides;
-                    let r = rank(face);
-                    if layer >= DOWN && !(r == JACK || (r == QUEEN && by_side == side)) {
+                    let own_square = (layer >> SEAT_SHIFT) as usize % sides == side;
+                    if layer >= DOWN && !may_lie_face_down(face, own_square) {
                         return Err(format!(
                             "leopard: layer {layer}: only jacks, and queens in their own \
                              square, lie face down"
@@ -976,10 +982,7 @@ impl Unseen {
         for &(at, by, must_jack) in &self.down {
             let found = pool[next..]
                 .iter()
-                .position(|&face| {
-                    let r = rank(face);
-                    r == JACK || (!must_jack && r == QUEEN)
-                })
+                .position(|&face| may_lie_face_down(face, !must_jack))
                 .expect("the face-down cards were jacks and queens of the pool")
                 + next;
             pool.swap(next, found);
